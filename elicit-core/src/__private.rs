@@ -1,0 +1,466 @@
+//! Support for the code `#[derive(Elicit)]` generates. Not a public API: names here
+//! change without notice.
+//!
+//! Field types are judged by the type checker through [`FormField`] and the marker
+//! traits below, each with a message in the user's words; values (bounds against a
+//! type's range, defaults against an enum's variants) are judged by `const fn`s
+//! evaluated at compile time.
+
+#![allow(missing_docs)]
+
+use std::borrow::Cow;
+
+pub use crate::form::{Choice, Field, FieldKind, Form, Format};
+pub use crate::{Options, Revision};
+pub use core::option::Option::{None, Some};
+pub use std::borrow::Cow::Borrowed;
+
+/// The shape a Rust type gives a form field, before attributes.
+#[derive(Clone, Copy, Debug)]
+pub enum Shape {
+    /// `String`.
+    Text,
+    /// An integer type with its range and the bounds worth telling the client.
+    Integer {
+        min: i128,
+        max: i128,
+        announce_min: bool,
+        announce_max: bool,
+        type_name: &'static str,
+    },
+    /// `f32` (`single`) or `f64`.
+    Number { single: bool },
+    /// `bool`.
+    Boolean,
+    /// A unit enum deriving `Elicit`.
+    Select(&'static [Choice]),
+    /// A `Vec`/`BTreeSet`/`HashSet` of such an enum.
+    MultiSelect(&'static [Choice]),
+}
+
+impl Shape {
+    pub const fn min_revision(self) -> Revision {
+        match self {
+            Shape::MultiSelect(_) => Revision::V2025_11_25,
+            _ => Revision::V2025_06_18,
+        }
+    }
+}
+
+/// A type that can be one field of an elicitation form.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of an elicitation form",
+    label = "not a form field",
+    note = "MCP forms are one flat object: a field is a `String`, an integer, `f32`/`f64`, `bool`, a unit enum deriving `Elicit`, an `Option` of one of these, or a `Vec`/`BTreeSet`/`HashSet` of such an enum (a multi-select)",
+    note = "to ask for structured data, split it into several flat fields, or ask in several steps with `#[derive(Wizard)]`"
+)]
+pub trait FormField {
+    const SHAPE: Shape;
+    const REQUIRED: bool = true;
+    const MIN_REVISION: Revision = Self::SHAPE.min_revision();
+}
+
+macro_rules! integers {
+    ($($t:ty => $announce_min:expr, $announce_max:expr;)*) => {$(
+        impl FormField for $t {
+            const SHAPE: Shape = Shape::Integer {
+                min: <$t>::MIN as i128,
+                // u128 answers cannot exceed u64 in JSON anyway; keep the range in i128.
+                max: if (<$t>::MAX as u128) > (i128::MAX as u128) { i128::MAX } else { <$t>::MAX as i128 },
+                announce_min: $announce_min,
+                announce_max: $announce_max,
+                type_name: stringify!($t),
+            };
+        }
+        impl NumericField for $t {}
+        impl IntDefault for $t {}
+    )*};
+}
+
+// Bounds that fit a JavaScript number exactly are told to the client; unsigned types
+// always say `minimum: 0`.
+integers! {
+    i8 => true, true;
+    i16 => true, true;
+    i32 => true, true;
+    i64 => false, false;
+    i128 => false, false;
+    isize => false, false;
+    u8 => true, true;
+    u16 => true, true;
+    u32 => true, true;
+    u64 => true, false;
+    u128 => true, false;
+    usize => true, false;
+}
+
+impl FormField for f64 {
+    const SHAPE: Shape = Shape::Number { single: false };
+}
+impl FormField for f32 {
+    const SHAPE: Shape = Shape::Number { single: true };
+}
+impl FormField for bool {
+    const SHAPE: Shape = Shape::Boolean;
+}
+impl FormField for String {
+    const SHAPE: Shape = Shape::Text;
+}
+impl<T: FormField> FormField for Option<T> {
+    const SHAPE: Shape = T::SHAPE;
+    const REQUIRED: bool = false;
+}
+impl<T: Options> FormField for Vec<T> {
+    const SHAPE: Shape = Shape::MultiSelect(T::CHOICES);
+}
+impl<T: Options> FormField for std::collections::BTreeSet<T> {
+    const SHAPE: Shape = Shape::MultiSelect(T::CHOICES);
+}
+impl<T: Options, S> FormField for std::collections::HashSet<T, S> {
+    const SHAPE: Shape = Shape::MultiSelect(T::CHOICES);
+}
+
+/// Fields that `format`, `min_length` and `max_length` apply to.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a text field",
+    label = "this keyword applies only to `String` fields",
+    note = "`format`, `min_length` and `max_length` describe text: use them on a `String` (or `Option<String>`) field"
+)]
+pub trait TextField {}
+impl TextField for String {}
+
+/// Fields that `minimum` and `maximum` apply to.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a number field",
+    label = "this keyword applies only to integer and float fields",
+    note = "`minimum` and `maximum` bound numbers: use them on an integer, `f32` or `f64` field; text has `min_length`/`max_length`, multi-selects `min_items`/`max_items`"
+)]
+pub trait NumericField {}
+impl NumericField for f32 {}
+impl NumericField for f64 {}
+
+/// Fields that `min_items` and `max_items` apply to.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a multi-select field",
+    label = "this keyword applies only to multi-selects",
+    note = "`min_items` and `max_items` count the options picked in a multi-select: a `Vec`, `BTreeSet` or `HashSet` of a unit enum deriving `Elicit`"
+)]
+pub trait MultiSelectField {}
+impl<T: Options> MultiSelectField for Vec<T> {}
+impl<T: Options> MultiSelectField for std::collections::BTreeSet<T> {}
+impl<T: Options, S> MultiSelectField for std::collections::HashSet<T, S> {}
+
+/// Fields that `enum_names` applies to.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a single-select field",
+    label = "`enum_names` applies only to a unit enum deriving `Elicit`",
+    note = "`enum_names` asks for the legacy `enum` + `enumNames` shape of a single select"
+)]
+pub trait SelectField {}
+
+macro_rules! default_kind {
+    ($($(#[$m:meta])* $tr:ident: [$($t:ty),*];)*) => {$(
+        $(#[$m])*
+        pub trait $tr {}
+        $(impl $tr for $t {})*
+        impl<T: $tr> $tr for Option<T> {}
+    )*};
+}
+
+default_kind! {
+    #[diagnostic::on_unimplemented(
+        message = "a text default cannot be the default of a `{Self}` field",
+        label = "default of the wrong type",
+        note = "text defaults (\"...\") fit `String` fields and enum fields (the wire value of a variant)"
+    )]
+    StrDefault: [String];
+    #[diagnostic::on_unimplemented(
+        message = "`true`/`false` cannot be the default of a `{Self}` field",
+        label = "default of the wrong type",
+        note = "`true`/`false` defaults fit `bool` fields only"
+    )]
+    BoolDefault: [bool];
+    #[diagnostic::on_unimplemented(
+        message = "a number cannot be the default of a `{Self}` field",
+        label = "default of the wrong type",
+        note = "number defaults fit integer, `f32` and `f64` fields only"
+    )]
+    IntDefault: [f32, f64];
+    #[diagnostic::on_unimplemented(
+        message = "a fractional number cannot be the default of a `{Self}` field",
+        label = "default of the wrong type",
+        note = "fractional defaults fit `f32` and `f64` fields only; an integer field needs a whole number"
+    )]
+    FloatDefault: [f32, f64];
+    #[diagnostic::on_unimplemented(
+        message = "a list cannot be the default of a `{Self}` field",
+        label = "default of the wrong type",
+        note = "list defaults ([\"a\", \"b\"]) fit multi-selects only: a `Vec`, `BTreeSet` or `HashSet` of a unit enum deriving `Elicit`"
+    )]
+    ListDefault: [];
+}
+impl<T: Options> ListDefault for Vec<T> {}
+impl<T: Options> ListDefault for std::collections::BTreeSet<T> {}
+impl<T: Options, S> ListDefault for std::collections::HashSet<T, S> {}
+
+impl<T: TextField> TextField for Option<T> {}
+impl<T: NumericField> NumericField for Option<T> {}
+impl<T: MultiSelectField> MultiSelectField for Option<T> {}
+impl<T: SelectField> SelectField for Option<T> {}
+
+/// Compile-time proof that a keyword fits a field's type; the call is spanned at the keyword.
+pub const fn assert_text<T: ?Sized + TextField>() {}
+pub const fn assert_numeric<T: ?Sized + NumericField>() {}
+pub const fn assert_multi_select<T: ?Sized + MultiSelectField>() {}
+pub const fn assert_select<T: ?Sized + SelectField>() {}
+pub const fn assert_str_default<T: ?Sized + StrDefault>() {}
+pub const fn assert_bool_default<T: ?Sized + BoolDefault>() {}
+pub const fn assert_int_default<T: ?Sized + IntDefault>() {}
+pub const fn assert_float_default<T: ?Sized + FloatDefault>() {}
+pub const fn assert_list_default<T: ?Sized + ListDefault>() {}
+
+/// A default or bound literal, as written in the attribute.
+#[derive(Clone, Copy, Debug)]
+pub enum Lit {
+    Str(&'static str),
+    Bool(bool),
+    Int(i128),
+    Float(f64),
+    List(&'static [Cow<'static, str>]),
+}
+
+/// An integer bound or default must fit the field's Rust type.
+pub const fn check_int_fits(shape: Shape, value: i128) {
+    if let Shape::Integer { min, max, .. } = shape {
+        if value < min {
+            panic!("this value is below the smallest value the field's integer type can hold");
+        }
+        if value > max {
+            panic!("this value is above the largest value the field's integer type can hold");
+        }
+    }
+}
+
+/// A number bound or default of an `f32` field must fit an `f32`.
+pub const fn check_float_fits(shape: Shape, value: f64) {
+    if let Shape::Number { single: true } = shape {
+        if value > f32::MAX as f64 || value < f32::MIN as f64 {
+            panic!("this value does not fit the field's `f32` type");
+        }
+    }
+    if let Shape::Integer { .. } = shape {
+        panic!("an integer field needs a whole number here");
+    }
+}
+
+/// An enum default must be the wire value of one of the variants.
+pub const fn check_choice(shape: Shape, value: &str) {
+    let choices = match shape {
+        Shape::Select(c) | Shape::MultiSelect(c) => c,
+        _ => return,
+    };
+    if !has_choice(choices, value) {
+        panic!(
+            "this default is not one of the enum's values: write the wire value of a variant (its name after `rename`/`rename_all`)"
+        );
+    }
+}
+
+/// Every item of a multi-select default must be one of the enum's values.
+pub const fn check_choices(shape: Shape, values: &[Cow<'static, str>]) {
+    let mut i = 0;
+    while i < values.len() {
+        if let Cow::Borrowed(v) = values[i] {
+            check_choice(shape, v);
+        }
+        i += 1;
+    }
+}
+
+const fn has_choice(choices: &[Choice], value: &str) -> bool {
+    let mut i = 0;
+    while i < choices.len() {
+        if let Cow::Borrowed(v) = choices[i].value {
+            if str_eq(v, value) {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The attributes of one field, as plain `Copy` data the derive can write as a literal.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldSpec {
+    pub name: &'static str,
+    pub shape: Shape,
+    pub required: bool,
+    pub title: Option<&'static str>,
+    pub description: Option<&'static str>,
+    pub format: Option<Format>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub minimum: Option<Lit>,
+    pub maximum: Option<Lit>,
+    pub default: Option<Lit>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub legacy_enum_names: bool,
+}
+
+impl FieldSpec {
+    pub const fn new(name: &'static str, shape: Shape, required: bool) -> FieldSpec {
+        FieldSpec {
+            name,
+            shape,
+            required,
+            title: None,
+            description: None,
+            format: None,
+            min_length: None,
+            max_length: None,
+            minimum: None,
+            maximum: None,
+            default: None,
+            min_items: None,
+            max_items: None,
+            legacy_enum_names: false,
+        }
+    }
+
+    /// Turns the spec into a field. Mismatches were rejected by the checks the derive
+    /// emits beside it, so this only converts.
+    pub const fn build(self) -> Field {
+        let kind = match self.shape {
+            Shape::Text => FieldKind::String {
+                format: self.format,
+                min_length: self.min_length,
+                max_length: self.max_length,
+                default: match self.default {
+                    Some(Lit::Str(s)) => Some(Cow::Borrowed(s)),
+                    _ => None,
+                },
+            },
+            Shape::Integer {
+                min,
+                max,
+                announce_min,
+                announce_max,
+                ..
+            } => {
+                let lo = match self.minimum {
+                    Some(Lit::Int(v)) => Some(v),
+                    _ => None,
+                };
+                let hi = match self.maximum {
+                    Some(Lit::Int(v)) => Some(v),
+                    _ => None,
+                };
+                let range_lo = match lo {
+                    Some(v) if v > min => v,
+                    _ => min,
+                };
+                let range_hi = match hi {
+                    Some(v) if v < max => v,
+                    _ => max,
+                };
+                FieldKind::Integer {
+                    minimum: match lo {
+                        Some(v) => Some(v),
+                        None if announce_min => Some(min),
+                        None => None,
+                    },
+                    maximum: match hi {
+                        Some(v) => Some(v),
+                        None if announce_max => Some(max),
+                        None => None,
+                    },
+                    range: (range_lo, range_hi),
+                    default: match self.default {
+                        Some(Lit::Int(v)) => Some(v),
+                        _ => None,
+                    },
+                }
+            }
+            Shape::Number { single } => FieldKind::Number {
+                minimum: lit_f64(self.minimum),
+                maximum: lit_f64(self.maximum),
+                single_precision: single,
+                default: lit_f64(self.default),
+            },
+            Shape::Boolean => FieldKind::Boolean {
+                default: match self.default {
+                    Some(Lit::Bool(b)) => Some(b),
+                    _ => None,
+                },
+            },
+            Shape::Select(options) => FieldKind::Select {
+                options: Cow::Borrowed(options),
+                default: match self.default {
+                    Some(Lit::Str(s)) => Some(Cow::Borrowed(s)),
+                    _ => None,
+                },
+                legacy_enum_names: self.legacy_enum_names,
+            },
+            Shape::MultiSelect(options) => FieldKind::MultiSelect {
+                options: Cow::Borrowed(options),
+                min_items: self.min_items,
+                max_items: self.max_items,
+                default: match self.default {
+                    Some(Lit::List(l)) => Some(Cow::Borrowed(l)),
+                    _ => None,
+                },
+            },
+        };
+        Field {
+            name: Cow::Borrowed(self.name),
+            title: opt_cow(self.title),
+            description: opt_cow(self.description),
+            // A field with a default may be left out: the validator fills it in.
+            required: self.required && self.default.is_none(),
+            kind,
+        }
+    }
+}
+
+const fn lit_f64(lit: Option<Lit>) -> Option<f64> {
+    match lit {
+        Some(Lit::Int(v)) => Some(v as f64),
+        Some(Lit::Float(v)) => Some(v),
+        _ => None,
+    }
+}
+
+const fn opt_cow(s: Option<&'static str>) -> Option<Cow<'static, str>> {
+    match s {
+        Some(s) => Some(Cow::Borrowed(s)),
+        None => None,
+    }
+}
+
+/// The latest of the revisions the fields need.
+pub const fn max_revision(revisions: &[Revision]) -> Revision {
+    let mut r = Revision::V2025_06_18;
+    let mut i = 0;
+    while i < revisions.len() {
+        r = r.max(revisions[i]);
+        i += 1;
+    }
+    r
+}

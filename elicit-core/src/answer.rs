@@ -1,0 +1,549 @@
+//! Answer validation: the `content` of an accepted elicitation checked against exactly
+//! the constraints the form emitted. Every problem of every field is reported at once.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::form::{Field, FieldKind, Form, Format};
+
+/// How strictly answers are read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Strictness {
+    /// Values must have the JSON type the schema announced (the default).
+    #[default]
+    Strict,
+    /// Also accept what real clients are known to send: numbers and booleans as
+    /// strings (`"42"`, `"true"`), and whole numbers written as floats (`3.0`) for
+    /// integer fields. Everything else is checked as strictly as in `Strict`.
+    Lenient,
+}
+
+/// What is wrong with one answer value.
+/// Numbers carried by a variant are the limit and what was sent.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+#[allow(missing_docs)]
+pub enum Problem {
+    /// A required field is absent (or `null`).
+    Missing,
+    /// The value has the wrong JSON type.
+    WrongType {
+        /// What the field takes, in words ("text", "a whole number", ...).
+        expected: &'static str,
+        /// The JSON type that was sent.
+        found: &'static str,
+    },
+    /// Text shorter than `minLength` (counted in Unicode scalar values).
+    TooShort { min: u64, length: u64 },
+    /// Text longer than `maxLength`.
+    TooLong { max: u64, length: u64 },
+    /// Text that does not match the field's format.
+    BadFormat(Format),
+    /// An integer field got a fractional number.
+    NotWhole,
+    /// A number below `minimum` (or below what the Rust type holds).
+    BelowMinimum { min: String },
+    /// A number above `maximum` (or above what the Rust type holds).
+    AboveMaximum { max: String },
+    /// A select's value is not one of the options offered.
+    NotAnOption { value: String },
+    /// A multi-select with fewer items than `minItems`.
+    TooFewItems { min: u64, count: u64 },
+    /// A multi-select with more items than `maxItems`.
+    TooManyItems { max: u64, count: u64 },
+    /// A multi-select naming the same option twice.
+    Duplicate { value: String },
+}
+
+/// Longest piece of a client's value repeated in an error message.
+const ECHO_LIMIT: usize = 40;
+
+fn echo(s: &str) -> String {
+    if s.chars().count() <= ECHO_LIMIT {
+        s.to_owned()
+    } else {
+        let mut cut: String = s.chars().take(ECHO_LIMIT).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Missing => f.write_str("an answer is required"),
+            Problem::WrongType { expected, found } => write!(f, "expected {expected}, got {found}"),
+            Problem::TooShort { min, .. } => {
+                write!(f, "must be at least {min} character{}", plural(*min))
+            }
+            Problem::TooLong { max, .. } => {
+                write!(f, "must be at most {max} character{}", plural(*max))
+            }
+            Problem::BadFormat(Format::Email) => f.write_str("not an e-mail address"),
+            Problem::BadFormat(Format::Uri) => {
+                f.write_str("not an absolute URI (such as https://example.com/page)")
+            }
+            Problem::BadFormat(Format::Date) => {
+                f.write_str("not a date in the form YYYY-MM-DD (such as 2025-02-01)")
+            }
+            Problem::BadFormat(Format::DateTime) => f.write_str(
+                "not a date and time with offset (RFC 3339, such as 2025-02-01T18:30:00Z)",
+            ),
+            Problem::NotWhole => f.write_str("must be a whole number"),
+            Problem::BelowMinimum { min } => write!(f, "must be at least {min}"),
+            Problem::AboveMaximum { max } => write!(f, "must be at most {max}"),
+            Problem::NotAnOption { value } => write!(f, "{value:?} is not one of the options"),
+            Problem::TooFewItems { min, .. } => {
+                write!(f, "choose at least {min} option{}", plural(*min))
+            }
+            Problem::TooManyItems { max, .. } => {
+                write!(f, "choose at most {max} option{}", plural(*max))
+            }
+            Problem::Duplicate { value } => write!(f, "{value:?} is chosen more than once"),
+        }
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// One problem with one field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldError {
+    /// The field's wire name.
+    pub field: Cow<'static, str>,
+    /// The field's title (or wire name), for messages.
+    pub label: Cow<'static, str>,
+    /// What is wrong.
+    pub problem: Problem,
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.label, self.problem)
+    }
+}
+
+/// Every problem found in one answer, in field order.
+///
+/// `Display` renders a message fit to show the user when asking again:
+/// `"E-mail: not an e-mail address; Retention days: must be at most 365"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidationErrors {
+    errors: Vec<FieldError>,
+}
+
+impl ValidationErrors {
+    /// The problems, in field order.
+    pub fn errors(&self) -> &[FieldError] {
+        &self.errors
+    }
+
+    /// The problems of one field (by wire name).
+    pub fn for_field<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a FieldError> + 'a {
+        self.errors.iter().filter(move |e| e.field == name)
+    }
+
+    /// Number of problems (never zero).
+    pub fn len(&self) -> usize {
+        self.errors.len()
+    }
+
+    /// Always `false`: a `ValidationErrors` holds at least one problem.
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+impl fmt::Display for ValidationErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ValidationErrors {}
+
+impl IntoIterator for ValidationErrors {
+    type Item = FieldError;
+    type IntoIter = std::vec::IntoIter<FieldError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.errors.into_iter()
+    }
+}
+
+pub(crate) fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Why `content` could not even be looked at field by field.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ContentError {
+    /// `content` is not a JSON object.
+    NotAnObject {
+        /// The JSON type that was sent.
+        found: &'static str,
+    },
+    /// The fields have problems.
+    Invalid(ValidationErrors),
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ContentError::NotAnObject { found } => {
+                write!(
+                    f,
+                    "the answer must be an object of field values, got {found}"
+                )
+            }
+            ContentError::Invalid(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ContentError {}
+
+impl Form {
+    /// Checks an accepted answer's `content` against the form.
+    ///
+    /// Returns the content to deserialize: borrowed when it is fine as sent, owned when
+    /// defaults were filled in, values coerced ([`Strictness::Lenient`]) or unknown keys
+    /// stripped (for types with `#[serde(deny_unknown_fields)]`). `None` content is
+    /// read as an empty object.
+    pub fn validate<'a>(
+        &self,
+        content: Option<&'a Value>,
+        strictness: Strictness,
+    ) -> Result<Cow<'a, Value>, ContentError> {
+        let map = match content {
+            Some(Value::Object(map)) => Some(map),
+            None | Some(Value::Null) => None,
+            Some(other) => {
+                return Err(ContentError::NotAnObject {
+                    found: json_type(other),
+                });
+            }
+        };
+        let mut errors = Vec::new();
+        let mut changes: Vec<(&str, Value)> = Vec::new();
+        for field in self.fields.iter() {
+            let value = map
+                .and_then(|m| m.get(&*field.name))
+                .filter(|v| !v.is_null());
+            match value {
+                None => {
+                    if let Some(default) = default_value(&field.kind) {
+                        changes.push((&field.name, default));
+                    } else if field.required {
+                        push(&mut errors, field, Problem::Missing);
+                    }
+                }
+                Some(v) => {
+                    if let Some(coerced) = check_value(field, v, strictness, &mut errors) {
+                        changes.push((&field.name, coerced));
+                    }
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ContentError::Invalid(ValidationErrors { errors }));
+        }
+        let strip =
+            self.strip_unknown && map.is_some_and(|m| m.keys().any(|k| self.field(k).is_none()));
+        if changes.is_empty() && !strip {
+            return Ok(match content {
+                Some(v @ Value::Object(_)) => Cow::Borrowed(v),
+                _ => Cow::Owned(Value::Object(Map::new())),
+            });
+        }
+        let mut out = Map::new();
+        if let Some(m) = map {
+            for (k, v) in m {
+                if !strip || self.field(k).is_some() {
+                    out.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        for (k, v) in changes {
+            out.insert(k.to_owned(), v);
+        }
+        Ok(Cow::Owned(Value::Object(out)))
+    }
+}
+
+fn push(errors: &mut Vec<FieldError>, field: &Field, problem: Problem) {
+    errors.push(FieldError {
+        field: field.name.clone(),
+        label: field.title.clone().unwrap_or_else(|| field.name.clone()),
+        problem,
+    });
+}
+
+fn default_value(kind: &FieldKind) -> Option<Value> {
+    Some(match kind {
+        FieldKind::String { default, .. } => Value::String(default.as_deref()?.to_owned()),
+        FieldKind::Integer { default, .. } => int_value((*default)?),
+        FieldKind::Number { default, .. } => {
+            Value::Number(serde_json::Number::from_f64((*default)?)?)
+        }
+        FieldKind::Boolean { default } => Value::Bool((*default)?),
+        FieldKind::Select { default, .. } => Value::String(default.as_deref()?.to_owned()),
+        FieldKind::MultiSelect { default, .. } => Value::Array(
+            default
+                .as_deref()?
+                .iter()
+                .map(|s| Value::String(s.to_string()))
+                .collect(),
+        ),
+    })
+}
+
+fn int_value(v: i128) -> Value {
+    if let Ok(v) = i64::try_from(v) {
+        Value::from(v)
+    } else if let Ok(v) = u64::try_from(v) {
+        Value::from(v)
+    } else {
+        Value::from(v as f64)
+    }
+}
+
+/// Checks one present value; returns a replacement when it was coerced.
+fn check_value(
+    field: &Field,
+    value: &Value,
+    strictness: Strictness,
+    errors: &mut Vec<FieldError>,
+) -> Option<Value> {
+    let lenient = strictness == Strictness::Lenient;
+    let wrong = |errors: &mut Vec<FieldError>, expected| {
+        push(
+            errors,
+            field,
+            Problem::WrongType {
+                expected,
+                found: json_type(value),
+            },
+        );
+        None
+    };
+    match &field.kind {
+        FieldKind::String {
+            format,
+            min_length,
+            max_length,
+            ..
+        } => {
+            let Value::String(s) = value else {
+                return wrong(errors, "text");
+            };
+            if min_length.is_some() || max_length.is_some() {
+                let length = s.chars().count() as u64;
+                if let Some(min) = *min_length {
+                    if length < min {
+                        push(errors, field, Problem::TooShort { min, length });
+                    }
+                }
+                if let Some(max) = *max_length {
+                    if length > max {
+                        push(errors, field, Problem::TooLong { max, length });
+                    }
+                }
+            }
+            if let Some(format) = *format {
+                if !format_ok(format, s) {
+                    push(errors, field, Problem::BadFormat(format));
+                }
+            }
+            None
+        }
+        FieldKind::Integer {
+            minimum,
+            maximum,
+            range,
+            ..
+        } => {
+            let (n, coerced) = match value {
+                Value::Number(n) => (n.clone(), false),
+                Value::String(s) if lenient => match s.trim().parse::<serde_json::Number>() {
+                    Ok(n) => (n, true),
+                    Err(_) => return wrong(errors, "a whole number"),
+                },
+                _ => return wrong(errors, "a whole number"),
+            };
+            let whole: i128 = if let Some(i) = n.as_i64() {
+                i128::from(i)
+            } else if let Some(u) = n.as_u64() {
+                i128::from(u)
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                if lenient && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
+                    f as i128
+                } else {
+                    push(errors, field, Problem::NotWhole);
+                    return None;
+                }
+            };
+            let lo = minimum.map_or(range.0, |m| m.max(range.0));
+            let hi = maximum.map_or(range.1, |m| m.min(range.1));
+            if whole < lo {
+                push(
+                    errors,
+                    field,
+                    Problem::BelowMinimum {
+                        min: lo.to_string(),
+                    },
+                );
+            } else if whole > hi {
+                push(
+                    errors,
+                    field,
+                    Problem::AboveMaximum {
+                        max: hi.to_string(),
+                    },
+                );
+            } else if coerced || n.is_f64() {
+                return Some(int_value(whole));
+            }
+            None
+        }
+        FieldKind::Number {
+            minimum,
+            maximum,
+            single_precision,
+            ..
+        } => {
+            let (f, coerced) = match value {
+                Value::Number(n) => (n.as_f64().unwrap_or(f64::NAN), false),
+                Value::String(s) if lenient => match s.trim().parse::<serde_json::Number>() {
+                    Ok(n) => (n.as_f64().unwrap_or(f64::NAN), true),
+                    Err(_) => return wrong(errors, "a number"),
+                },
+                _ => return wrong(errors, "a number"),
+            };
+            let (type_lo, type_hi) = if *single_precision {
+                (f64::from(f32::MIN), f64::from(f32::MAX))
+            } else {
+                (f64::MIN, f64::MAX)
+            };
+            let lo = minimum.map_or(type_lo, |m| m.max(type_lo));
+            let hi = maximum.map_or(type_hi, |m| m.min(type_hi));
+            if f < lo {
+                push(
+                    errors,
+                    field,
+                    Problem::BelowMinimum {
+                        min: lo.to_string(),
+                    },
+                );
+            } else if f > hi {
+                push(
+                    errors,
+                    field,
+                    Problem::AboveMaximum {
+                        max: hi.to_string(),
+                    },
+                );
+            } else if coerced {
+                return serde_json::Number::from_f64(f).map(Value::Number);
+            }
+            None
+        }
+        FieldKind::Boolean { .. } => match value {
+            Value::Bool(_) => None,
+            Value::String(s) if lenient && s.eq_ignore_ascii_case("true") => {
+                Some(Value::Bool(true))
+            }
+            Value::String(s) if lenient && s.eq_ignore_ascii_case("false") => {
+                Some(Value::Bool(false))
+            }
+            _ => wrong(errors, "true or false"),
+        },
+        FieldKind::Select { options, .. } => {
+            let Value::String(s) = value else {
+                return wrong(errors, "one of the options");
+            };
+            if !options.iter().any(|c| c.value == s.as_str()) {
+                push(errors, field, Problem::NotAnOption { value: echo(s) });
+            }
+            None
+        }
+        FieldKind::MultiSelect {
+            options,
+            min_items,
+            max_items,
+            ..
+        } => {
+            let Value::Array(items) = value else {
+                return wrong(errors, "a list of options");
+            };
+            let count = items.len() as u64;
+            if let Some(min) = *min_items {
+                if count < min {
+                    push(errors, field, Problem::TooFewItems { min, count });
+                }
+            }
+            if let Some(max) = *max_items {
+                if count > max {
+                    push(errors, field, Problem::TooManyItems { max, count });
+                    // A huge list is refused without looking at every item.
+                    return None;
+                }
+            }
+            // Options are few; each item is looked up in them and in the items before it.
+            let mut seen: Vec<&str> = Vec::with_capacity(items.len().min(options.len()));
+            for item in items {
+                let Value::String(s) = item else {
+                    push(
+                        errors,
+                        field,
+                        Problem::WrongType {
+                            expected: "a list of options",
+                            found: "a list with non-text items",
+                        },
+                    );
+                    return None;
+                };
+                if !options.iter().any(|c| c.value == s.as_str()) {
+                    push(errors, field, Problem::NotAnOption { value: echo(s) });
+                } else if seen.contains(&s.as_str()) {
+                    push(errors, field, Problem::Duplicate { value: echo(s) });
+                } else {
+                    seen.push(s);
+                }
+            }
+            None
+        }
+    }
+}
+
+/// Whether `s` matches one of the four MCP formats.
+pub fn format_ok(format: Format, s: &str) -> bool {
+    match format {
+        Format::Email => email_address::EmailAddress::is_valid(s),
+        Format::Uri => fluent_uri::Uri::parse(s).is_ok(),
+        Format::Date => {
+            let fmt = time::macros::format_description!("[year]-[month]-[day]");
+            s.len() == 10 && time::Date::parse(s, &fmt).is_ok()
+        }
+        Format::DateTime => {
+            time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).is_ok()
+        }
+    }
+}

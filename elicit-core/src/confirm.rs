@@ -1,0 +1,86 @@
+//! The ready-made approval form: one required checkbox.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::Revision;
+use crate::answer::Strictness;
+use crate::form::{Field, FieldKind, Form};
+use crate::outcome::{Action, AnswerError, Elicitation};
+use crate::schema::{RequestedSchema, SchemaError};
+
+/// A yes/no question as a form with one required boolean, for approvals such as
+/// "Really delete 1,284 logs?". An empty form hangs at least one real client; this
+/// is the shape that works everywhere.
+///
+/// ```
+/// use elicit_core::{Confirm, Elicitation, Revision};
+/// use serde_json::json;
+///
+/// let confirm = Confirm::new("Delete 1,284 log files?")
+///     .with_description("Tick the box to delete them for good.");
+/// let schema = serde_json::to_value(confirm.requested_schema(Revision::V2025_06_18)?)?;
+/// assert_eq!(schema["required"], json!(["confirm"]));
+///
+/// let answer = json!({"confirm": true});
+/// assert_eq!(confirm.from_result("accept", Some(&answer))?, Elicitation::Accept(true));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confirm {
+    form: Form,
+}
+
+impl Confirm {
+    /// The wire name of the checkbox.
+    pub const FIELD: &'static str = "confirm";
+
+    /// A confirm form whose checkbox carries `title`.
+    pub fn new(title: impl Into<Cow<'static, str>>) -> Confirm {
+        let field =
+            Field::new(Self::FIELD, true, FieldKind::Boolean { default: None }).with_title(title);
+        Confirm {
+            // One named boolean is always a valid form.
+            form: Form {
+                fields: Cow::Owned(vec![field]),
+                min_revision: Revision::V2025_06_18,
+                strip_unknown: false,
+            },
+        }
+    }
+
+    /// Adds help text under the checkbox.
+    pub fn with_description(mut self, description: impl Into<Cow<'static, str>>) -> Confirm {
+        if let Some(field) = self.form.fields.to_mut().first_mut() {
+            field.description = Some(description.into());
+        }
+        self
+    }
+
+    /// The form.
+    pub fn form(&self) -> &Form {
+        &self.form
+    }
+
+    /// The `requestedSchema` for `revision` (every revision can express it).
+    pub fn requested_schema(&self, revision: Revision) -> Result<RequestedSchema<'_>, SchemaError> {
+        self.form.requested_schema(revision)
+    }
+
+    /// Reads the client's answer: `Accept(true)` only when the box was ticked.
+    pub fn from_result(
+        &self,
+        action: &str,
+        content: Option<&Value>,
+    ) -> Result<Elicitation<bool>, AnswerError> {
+        Ok(match Action::parse(action)? {
+            Action::Accept => {
+                let v = self.form.validate(content, Strictness::Strict)?;
+                Elicitation::Accept(v.get(Self::FIELD).and_then(Value::as_bool) == Some(true))
+            }
+            Action::Decline => Elicitation::Decline,
+            Action::Cancel => Elicitation::Cancel,
+        })
+    }
+}

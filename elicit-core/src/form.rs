@@ -1,0 +1,309 @@
+//! The form model: a flat list of typed fields, built at compile time by the derive
+//! or at run time (wizards with runtime choices, clients parsing a schema).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::Revision;
+
+/// The string formats MCP forms allow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `"email"`: an e-mail address.
+    Email,
+    /// `"uri"`: an absolute URI.
+    Uri,
+    /// `"date"`: an RFC 3339 full date, `YYYY-MM-DD`.
+    Date,
+    /// `"date-time"`: an RFC 3339 date and time with offset.
+    DateTime,
+}
+
+impl Format {
+    /// The JSON Schema keyword value.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Format::Email => "email",
+            Format::Uri => "uri",
+            Format::Date => "date",
+            Format::DateTime => "date-time",
+        }
+    }
+
+    /// Parses a JSON Schema `format` value; `None` for formats outside the MCP subset.
+    pub fn from_keyword(s: &str) -> Option<Format> {
+        match s {
+            "email" => Some(Format::Email),
+            "uri" => Some(Format::Uri),
+            "date" => Some(Format::Date),
+            "date-time" => Some(Format::DateTime),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One option of a single or multi-select: the wire value and an optional display title.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Choice {
+    /// The value sent in the answer.
+    pub value: Cow<'static, str>,
+    /// What the user sees; the value itself when absent.
+    pub title: Option<Cow<'static, str>>,
+}
+
+impl Choice {
+    /// A choice from static strings (usable in constants).
+    pub const fn new(value: &'static str, title: Option<&'static str>) -> Choice {
+        Choice {
+            value: Cow::Borrowed(value),
+            title: match title {
+                Some(t) => Some(Cow::Borrowed(t)),
+                None => None,
+            },
+        }
+    }
+
+    /// A choice computed at run time.
+    pub fn owned(value: impl Into<String>, title: Option<String>) -> Choice {
+        Choice {
+            value: Cow::Owned(value.into()),
+            title: title.map(Cow::Owned),
+        }
+    }
+
+    /// The title if there is one, else the value.
+    pub fn label(&self) -> &str {
+        self.title.as_deref().unwrap_or(&self.value)
+    }
+}
+
+/// What kind of value a field holds, with its constraints.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldKind {
+    /// A text field (`type: "string"`).
+    String {
+        /// One of the four allowed formats.
+        format: Option<Format>,
+        /// Minimum length in Unicode scalar values.
+        min_length: Option<u64>,
+        /// Maximum length in Unicode scalar values.
+        max_length: Option<u64>,
+        /// Pre-filled value (2025-11-25 and later).
+        default: Option<Cow<'static, str>>,
+    },
+    /// A whole number (`type: "integer"`).
+    Integer {
+        /// The announced `minimum`.
+        minimum: Option<i128>,
+        /// The announced `maximum`.
+        maximum: Option<i128>,
+        /// The range the validator enforces (the Rust type's range, intersected with the bounds).
+        range: (i128, i128),
+        /// Pre-filled value (2025-11-25 and later).
+        default: Option<i128>,
+    },
+    /// A number (`type: "number"`).
+    Number {
+        /// The announced `minimum`.
+        minimum: Option<f64>,
+        /// The announced `maximum`.
+        maximum: Option<f64>,
+        /// The value lands in an `f32`: values beyond its range are refused.
+        single_precision: bool,
+        /// Pre-filled value (2025-11-25 and later).
+        default: Option<f64>,
+    },
+    /// A checkbox (`type: "boolean"`).
+    Boolean {
+        /// Pre-filled value (every revision).
+        default: Option<bool>,
+    },
+    /// Pick one of several options.
+    Select {
+        /// The options, in order.
+        options: Cow<'static, [Choice]>,
+        /// Pre-selected value (2025-11-25 and later).
+        default: Option<Cow<'static, str>>,
+        /// Emit the deprecated `enum` + `enumNames` shape even where `oneOf` is available.
+        legacy_enum_names: bool,
+    },
+    /// Pick any number of options (2025-11-25 and later).
+    MultiSelect {
+        /// The options, in order.
+        options: Cow<'static, [Choice]>,
+        /// Fewest options to pick.
+        min_items: Option<u64>,
+        /// Most options to pick.
+        max_items: Option<u64>,
+        /// Pre-selected values.
+        default: Option<Cow<'static, [Cow<'static, str>]>>,
+    },
+}
+
+impl FieldKind {
+    /// The oldest revision that can express this field.
+    pub const fn min_revision(&self) -> Revision {
+        match self {
+            FieldKind::MultiSelect { .. } => Revision::V2025_11_25,
+            _ => Revision::V2025_06_18,
+        }
+    }
+
+    /// Whether a default is set.
+    pub fn has_default(&self) -> bool {
+        match self {
+            FieldKind::String { default, .. } => default.is_some(),
+            FieldKind::Integer { default, .. } => default.is_some(),
+            FieldKind::Number { default, .. } => default.is_some(),
+            FieldKind::Boolean { default } => default.is_some(),
+            FieldKind::Select { default, .. } => default.is_some(),
+            FieldKind::MultiSelect { default, .. } => default.is_some(),
+        }
+    }
+
+    /// The options of a select or multi-select.
+    pub fn options(&self) -> Option<&[Choice]> {
+        match self {
+            FieldKind::Select { options, .. } | FieldKind::MultiSelect { options, .. } => {
+                Some(options)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// One property of a form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// The property name on the wire (what `Deserialize` reads).
+    pub name: Cow<'static, str>,
+    /// Label shown to the user.
+    pub title: Option<Cow<'static, str>>,
+    /// Help text shown to the user.
+    pub description: Option<Cow<'static, str>>,
+    /// Whether the answer must contain the field (listed in `required`).
+    pub required: bool,
+    /// Type and constraints.
+    pub kind: FieldKind,
+}
+
+impl Field {
+    /// A field with no title or description.
+    pub fn new(name: impl Into<Cow<'static, str>>, required: bool, kind: FieldKind) -> Field {
+        Field {
+            name: name.into(),
+            title: None,
+            description: None,
+            required,
+            kind,
+        }
+    }
+
+    /// Sets the title.
+    pub fn with_title(mut self, title: impl Into<Cow<'static, str>>) -> Field {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the description.
+    pub fn with_description(mut self, description: impl Into<Cow<'static, str>>) -> Field {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// The title if there is one, else the wire name: what to call the field in a message.
+    pub fn label(&self) -> &str {
+        self.title.as_deref().unwrap_or(&self.name)
+    }
+}
+
+/// A flat elicitation form: the fields in declaration order.
+///
+/// Forms derived with `#[derive(Elicit)]` live in a `static`; runtime forms
+/// (e.g. options computed from a database) are built with [`Form::new`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Form {
+    pub(crate) fields: Cow<'static, [Field]>,
+    pub(crate) min_revision: Revision,
+    pub(crate) strip_unknown: bool,
+}
+
+/// Why a runtime [`Form`] cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormError {
+    message: String,
+}
+
+impl FormError {
+    pub(crate) fn new(message: String) -> Self {
+        FormError { message }
+    }
+}
+
+impl fmt::Display for FormError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for FormError {}
+
+impl Form {
+    /// A form over static fields (used by the derive; checked at compile time).
+    #[doc(hidden)]
+    pub const fn from_static(fields: &'static [Field], strip_unknown: bool) -> Form {
+        let mut min_revision = Revision::V2025_06_18;
+        let mut i = 0;
+        while i < fields.len() {
+            min_revision = min_revision.max(fields[i].kind.min_revision());
+            i += 1;
+        }
+        Form {
+            fields: Cow::Borrowed(fields),
+            min_revision,
+            strip_unknown,
+        }
+    }
+
+    /// A form built at run time. The same rules the derive checks at compile time are
+    /// checked here: at least one field, unique names, bounds in order, defaults that
+    /// fit, options that are unique and non-empty.
+    pub fn new(fields: Vec<Field>) -> Result<Form, FormError> {
+        crate::check::check_fields(&fields)?;
+        let min_revision = fields
+            .iter()
+            .fold(Revision::V2025_06_18, |r, f| r.max(f.kind.min_revision()));
+        Ok(Form {
+            fields: Cow::Owned(fields),
+            min_revision,
+            strip_unknown: false,
+        })
+    }
+
+    /// The fields in declaration order.
+    pub fn fields(&self) -> &[Field] {
+        &self.fields
+    }
+
+    /// A field by wire name.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The oldest revision that can express every field of this form.
+    pub const fn min_revision(&self) -> Revision {
+        self.min_revision
+    }
+
+    /// Whether answers are stripped of unknown keys before deserializing
+    /// (set when the type uses `#[serde(deny_unknown_fields)]`).
+    pub const fn strips_unknown_keys(&self) -> bool {
+        self.strip_unknown
+    }
+}

@@ -1,0 +1,132 @@
+//! Typed, compile-time checked MCP elicitation forms.
+//!
+//! In the Model Context Protocol a server can ask the user, through the client, for a
+//! few structured values: a flat form described by a small subset of JSON Schema
+//! (`requestedSchema`), answered with accept (and the values), decline or cancel.
+//!
+//! `#[derive(Elicit)]` checks every rule of that subset at compile time, emits the
+//! exact `requestedSchema` for each protocol [`Revision`], and turns the client's
+//! answer into a validated, typed [`Elicitation`].
+//!
+//! ```
+//! use elicit_core::{Elicit, Elicitation, Revision};
+//! use serde::Deserialize;
+//! use serde_json::json;
+//!
+//! #[derive(Elicit, Deserialize)]
+//! #[serde(rename_all = "camelCase")]
+//! struct Alternatives {
+//!     #[elicit(title = "Alternate date")]
+//!     check_alternatives: bool,
+//!     /// The date to try instead.
+//!     #[elicit(title = "New Date", format = "date")]
+//!     new_date: Option<String>,
+//! }
+//!
+//! let schema = Alternatives::requested_schema(Revision::V2025_06_18)?;
+//! assert_eq!(
+//!     serde_json::to_value(schema)?,
+//!     json!({
+//!         "type": "object",
+//!         "properties": {
+//!             "checkAlternatives": {"type": "boolean", "title": "Alternate date"},
+//!             "newDate": {"type": "string", "title": "New Date",
+//!                         "description": "The date to try instead.", "format": "date"}
+//!         },
+//!         "required": ["checkAlternatives"]
+//!     })
+//! );
+//!
+//! let content = json!({"checkAlternatives": true, "newDate": "2025-02-03"});
+//! match Elicitation::<Alternatives>::from_result("accept", Some(&content))? {
+//!     Elicitation::Accept(a) if a.check_alternatives => {
+//!         assert_eq!(a.new_date.as_deref(), Some("2025-02-03"))
+//!     }
+//!     Elicitation::Accept(_) | Elicitation::Decline => { /* the user said no */ }
+//!     Elicitation::Cancel => { /* the user dismissed the form */ }
+//! }
+//!
+//! let bad = json!({"checkAlternatives": true, "newDate": "Feb 3"});
+//! let err = Elicitation::<Alternatives>::from_result("accept", Some(&bad)).unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "New Date: not a date in the form YYYY-MM-DD (such as 2025-02-01)"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+mod answer;
+mod check;
+mod confirm;
+mod form;
+mod outcome;
+mod revision;
+mod schema;
+
+#[doc(hidden)]
+pub mod __private;
+
+pub use answer::{ContentError, FieldError, Problem, Strictness, ValidationErrors, format_ok};
+pub use confirm::Confirm;
+pub use form::{Choice, Field, FieldKind, Form, FormError, Format};
+pub use outcome::{Action, AnswerError, Elicitation, split_result};
+pub use revision::{ParseRevisionError, Revision};
+pub use schema::{RequestedSchema, SchemaError};
+
+/// Derives [`Elicit`] for a struct of form fields, or the options of a select for a
+/// unit enum. See the crate documentation and the README for the attributes.
+#[cfg(feature = "derive")]
+pub use elicit_derive::Elicit;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// A type that is an MCP elicitation form.
+///
+/// Implement it with `#[derive(Elicit)]` (together with `serde::Deserialize`): the
+/// derive checks the MCP form subset at compile time and builds the form once, in a
+/// `static`.
+pub trait Elicit: DeserializeOwned {
+    /// The oldest protocol revision that can express this form
+    /// (2025-11-25 when it has a multi-select).
+    const MIN_REVISION: Revision;
+
+    /// The form description, built at compile time.
+    fn form() -> &'static Form;
+
+    /// The `requestedSchema` for a peer speaking `revision`; an error when the revision
+    /// cannot express the form. Costs about a pointer copy.
+    fn requested_schema(revision: Revision) -> Result<RequestedSchema<'static>, SchemaError> {
+        Self::form().requested_schema(revision)
+    }
+
+    /// Validates an accepted answer's `content` strictly and parses it.
+    fn from_content(content: Option<&Value>) -> Result<Self, AnswerError> {
+        Self::from_content_with(content, Strictness::Strict)
+    }
+
+    /// Validates an accepted answer's `content` with the given [`Strictness`] and parses it.
+    fn from_content_with(
+        content: Option<&Value>,
+        strictness: Strictness,
+    ) -> Result<Self, AnswerError> {
+        let value = Self::form().validate(content, strictness)?;
+        Self::deserialize(&*value).map_err(AnswerError::Parse)
+    }
+}
+
+/// A unit enum deriving `Elicit`: the options of a single or multi-select.
+///
+/// `#[derive(Elicit)]` on an enum implements it, so the enum can be a field
+/// (`size: Size`, `size: Option<Size>`) or the items of a multi-select
+/// (`toppings: Vec<Topping>`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the item of a multi-select",
+    label = "not an enum deriving `Elicit`",
+    note = "MCP forms are flat: the only list a form can hold is a multi-select of a unit enum deriving `Elicit` (`Vec<MyEnum>`, `BTreeSet<MyEnum>` or `HashSet<MyEnum>`)"
+)]
+pub trait Options {
+    /// The options in declaration order: wire value (after serde renaming) and title.
+    const CHOICES: &'static [Choice];
+}

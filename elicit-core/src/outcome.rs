@@ -1,0 +1,216 @@
+//! The three ways a user ends a form, and turning a client's `ElicitResult` into one.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::Elicit;
+use crate::answer::{ContentError, Strictness, ValidationErrors};
+
+/// How the user ended an elicitation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Elicitation<T> {
+    /// The user submitted the form; the answer is validated and typed.
+    Accept(T),
+    /// The user explicitly said no.
+    Decline,
+    /// The user dismissed the form without deciding.
+    Cancel,
+}
+
+/// The `action` of an `ElicitResult`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// `"accept"`
+    Accept,
+    /// `"decline"`
+    Decline,
+    /// `"cancel"`
+    Cancel,
+}
+
+impl Action {
+    /// The wire string.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Action::Accept => "accept",
+            Action::Decline => "decline",
+            Action::Cancel => "cancel",
+        }
+    }
+
+    /// Parses the wire string; anything but the three actions is an error.
+    pub fn parse(s: &str) -> Result<Action, AnswerError> {
+        match s {
+            "accept" => Ok(Action::Accept),
+            "decline" => Ok(Action::Decline),
+            "cancel" => Ok(Action::Cancel),
+            other => Err(AnswerError::UnknownAction(other.chars().take(40).collect())),
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a client's answer could not be turned into an [`Elicitation`].
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum AnswerError {
+    /// The action is not `accept`, `decline` or `cancel`.
+    UnknownAction(String),
+    /// The result is not an object with an `action` string.
+    Malformed(&'static str),
+    /// `content` is not an object.
+    NotAnObject {
+        /// The JSON type that was sent.
+        found: &'static str,
+    },
+    /// The answer breaks the form's constraints; `Display` is fit to show the user.
+    Invalid(ValidationErrors),
+    /// The answer passed validation but the type's `Deserialize` refused it
+    /// (a custom deserializer with rules of its own).
+    Parse(serde_json::Error),
+}
+
+impl AnswerError {
+    /// The field problems, when that is what went wrong.
+    pub fn validation(&self) -> Option<&ValidationErrors> {
+        match self {
+            AnswerError::Invalid(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnswerError::UnknownAction(a) => write!(
+                f,
+                "unknown elicitation action {a:?}: expected \"accept\", \"decline\" or \"cancel\""
+            ),
+            AnswerError::Malformed(what) => write!(f, "malformed elicitation result: {what}"),
+            AnswerError::NotAnObject { found } => {
+                write!(
+                    f,
+                    "the answer must be an object of field values, got {found}"
+                )
+            }
+            AnswerError::Invalid(e) => e.fmt(f),
+            AnswerError::Parse(e) => write!(f, "the answer could not be read: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AnswerError::Invalid(e) => Some(e),
+            AnswerError::Parse(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ContentError> for AnswerError {
+    fn from(e: ContentError) -> Self {
+        match e {
+            ContentError::NotAnObject { found } => AnswerError::NotAnObject { found },
+            ContentError::Invalid(e) => AnswerError::Invalid(e),
+        }
+    }
+}
+
+impl<T> Elicitation<T> {
+    /// The accepted value, if any.
+    pub fn accepted(self) -> Option<T> {
+        match self {
+            Elicitation::Accept(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The action this outcome stands for.
+    pub fn action(&self) -> Action {
+        match self {
+            Elicitation::Accept(_) => Action::Accept,
+            Elicitation::Decline => Action::Decline,
+            Elicitation::Cancel => Action::Cancel,
+        }
+    }
+
+    /// Maps the accepted value.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Elicitation<U> {
+        match self {
+            Elicitation::Accept(v) => Elicitation::Accept(f(v)),
+            Elicitation::Decline => Elicitation::Decline,
+            Elicitation::Cancel => Elicitation::Cancel,
+        }
+    }
+}
+
+impl<T: Elicit> Elicitation<T> {
+    /// Reads a client's `ElicitResult` given as its `action` and `content`.
+    ///
+    /// Decline and cancel ignore any content. Accept validates the content strictly
+    /// against `T`'s form (see [`Elicit::from_content`]).
+    ///
+    /// ```
+    /// use elicit_core::{Elicit, Elicitation};
+    /// use serde::Deserialize;
+    /// use serde_json::json;
+    ///
+    /// #[derive(Elicit, Deserialize)]
+    /// struct Approve {
+    ///     #[elicit(title = "Approve?")]
+    ///     approve: bool,
+    /// }
+    ///
+    /// let content = json!({"approve": true});
+    /// match Elicitation::<Approve>::from_result("accept", Some(&content))? {
+    ///     Elicitation::Accept(a) => assert!(a.approve),
+    ///     Elicitation::Decline | Elicitation::Cancel => unreachable!(),
+    /// }
+    /// assert!(Elicitation::<Approve>::from_result("reject", None).is_err());
+    /// # Ok::<(), elicit_core::AnswerError>(())
+    /// ```
+    pub fn from_result(action: &str, content: Option<&Value>) -> Result<Self, AnswerError> {
+        Self::from_result_with(action, content, Strictness::Strict)
+    }
+
+    /// [`from_result`](Self::from_result) with a chosen [`Strictness`].
+    pub fn from_result_with(
+        action: &str,
+        content: Option<&Value>,
+        strictness: Strictness,
+    ) -> Result<Self, AnswerError> {
+        Ok(match Action::parse(action)? {
+            Action::Accept => Elicitation::Accept(T::from_content_with(content, strictness)?),
+            Action::Decline => Elicitation::Decline,
+            Action::Cancel => Elicitation::Cancel,
+        })
+    }
+
+    /// Reads a whole `ElicitResult` object: `{"action": .., "content"?: {..}}`.
+    pub fn from_value(result: &Value) -> Result<Self, AnswerError> {
+        let (action, content) = split_result(result)?;
+        Self::from_result(action, content)
+    }
+}
+
+/// Splits an `ElicitResult` object into its action and content.
+pub fn split_result(result: &Value) -> Result<(&str, Option<&Value>), AnswerError> {
+    let Value::Object(map) = result else {
+        return Err(AnswerError::Malformed("the result is not an object"));
+    };
+    let Some(Value::String(action)) = map.get("action") else {
+        return Err(AnswerError::Malformed(
+            "`action` is missing or not a string",
+        ));
+    };
+    Ok((action, map.get("content")))
+}

@@ -1,0 +1,358 @@
+//! `requestedSchema` emission: a form seen through one protocol revision.
+//!
+//! Nothing is built per call: [`RequestedSchema`] borrows the form and serializes it
+//! in declaration order, emitting only keys of the MCP subset that the revision knows.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
+
+use crate::Revision;
+use crate::form::{Choice, Field, FieldKind, Form};
+
+/// The `requestedSchema` of a form for one protocol revision.
+///
+/// Serializes to the exact JSON the revision expects; obtain it from
+/// [`Elicit::requested_schema`](crate::Elicit::requested_schema) or
+/// [`Form::requested_schema`].
+#[derive(Clone, Copy, Debug)]
+pub struct RequestedSchema<'a> {
+    form: &'a Form,
+    revision: Revision,
+}
+
+/// A form that the peer's revision cannot express.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemaError {
+    /// The form needs a newer revision (for example a multi-select on 2025-06-18).
+    Unsupported {
+        /// What the peer speaks.
+        revision: Revision,
+        /// The oldest revision the form needs.
+        needs: Revision,
+        /// The first field that needs it.
+        field: String,
+    },
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemaError::Unsupported {
+                revision,
+                needs,
+                field,
+            } => write!(
+                f,
+                "field `{field}` needs MCP {needs} or later (a multi-select), but the client speaks {revision}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+impl Form {
+    /// The `requestedSchema` of this form for `revision`, or an error when the
+    /// revision cannot express it. Costs a bounds check and two words.
+    pub fn requested_schema(&self, revision: Revision) -> Result<RequestedSchema<'_>, SchemaError> {
+        if revision < self.min_revision {
+            let needs = self.min_revision;
+            let field = self
+                .fields
+                .iter()
+                .find(|f| f.kind.min_revision() > revision)
+                .map(|f| f.name.to_string())
+                .unwrap_or_default();
+            return Err(SchemaError::Unsupported {
+                revision,
+                needs,
+                field,
+            });
+        }
+        Ok(RequestedSchema {
+            form: self,
+            revision,
+        })
+    }
+}
+
+impl<'a> RequestedSchema<'a> {
+    /// The revision this schema is written for.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// The form behind the schema.
+    pub fn form(&self) -> &'a Form {
+        self.form
+    }
+
+    /// The schema as a JSON value (allocates; prefer serializing it directly).
+    pub fn to_value(&self) -> serde_json::Value {
+        // Serializing plain maps, strings and numbers into a `Value` cannot fail.
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+impl fmt::Display for RequestedSchema<'_> {
+    /// The compact JSON text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = serde_json::to_string(self).map_err(|_| fmt::Error)?;
+        f.write_str(&text)
+    }
+}
+
+impl Serialize for RequestedSchema<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let any_required = self.form.fields.iter().any(|f| f.required);
+        let mut map = serializer.serialize_map(Some(2 + usize::from(any_required)))?;
+        map.serialize_entry("type", "object")?;
+        map.serialize_entry(
+            "properties",
+            &Properties {
+                fields: &self.form.fields,
+                revision: self.revision,
+            },
+        )?;
+        if any_required {
+            map.serialize_entry("required", &Required(&self.form.fields))?;
+        }
+        map.end()
+    }
+}
+
+struct Properties<'a> {
+    fields: &'a [Field],
+    revision: Revision,
+}
+
+impl Serialize for Properties<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.fields.len()))?;
+        for field in self.fields {
+            map.serialize_entry(
+                &*field.name,
+                &Property {
+                    field,
+                    revision: self.revision,
+                },
+            )?;
+        }
+        map.end()
+    }
+}
+
+struct Required<'a>(&'a [Field]);
+
+impl Serialize for Required<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().filter(|f| f.required).map(|f| &*f.name))
+    }
+}
+
+struct Property<'a> {
+    field: &'a Field,
+    revision: Revision,
+}
+
+/// A number written as an integer when it is one, so `minimum = 0` prints `0`, not `0.0`.
+struct Num(f64);
+
+impl Serialize for Num {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+            serializer.serialize_i64(v as i64)
+        } else {
+            serializer.serialize_f64(v)
+        }
+    }
+}
+
+/// `[{"const": v, "title": t}, ..]`
+struct TitledOptions<'a>(&'a [Choice]);
+
+impl Serialize for TitledOptions<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for choice in self.0 {
+            seq.serialize_element(&TitledOption(choice))?;
+        }
+        seq.end()
+    }
+}
+
+struct TitledOption<'a>(&'a Choice);
+
+impl Serialize for TitledOption<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("const", &*self.0.value)?;
+        map.serialize_entry("title", self.0.label())?;
+        map.end()
+    }
+}
+
+struct Values<'a>(&'a [Choice]);
+
+impl Serialize for Values<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|c| &*c.value))
+    }
+}
+
+struct Labels<'a>(&'a [Choice]);
+
+impl Serialize for Labels<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(Choice::label))
+    }
+}
+
+/// `{"type": "string", "enum": [..]}` as the items of an untitled multi-select.
+struct EnumItems<'a>(&'a [Choice]);
+
+impl Serialize for EnumItems<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("type", "string")?;
+        map.serialize_entry("enum", &Values(self.0))?;
+        map.end()
+    }
+}
+
+struct AnyOfItems<'a>(&'a [Choice]);
+
+impl Serialize for AnyOfItems<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("anyOf", &TitledOptions(self.0))?;
+        map.end()
+    }
+}
+
+fn has_titles(options: &[Choice]) -> bool {
+    options.iter().any(|c| c.title.is_some())
+}
+
+impl Serialize for Property<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let field = self.field;
+        let defaults = self.revision.supports_defaults();
+        let mut map = serializer.serialize_map(None)?;
+        let kind = match &field.kind {
+            FieldKind::String { .. } | FieldKind::Select { .. } => "string",
+            FieldKind::Integer { .. } => "integer",
+            FieldKind::Number { .. } => "number",
+            FieldKind::Boolean { .. } => "boolean",
+            FieldKind::MultiSelect { .. } => "array",
+        };
+        map.serialize_entry("type", kind)?;
+        if let Some(title) = &field.title {
+            map.serialize_entry("title", &**title)?;
+        }
+        if let Some(description) = &field.description {
+            map.serialize_entry("description", &**description)?;
+        }
+        match &field.kind {
+            FieldKind::String {
+                format,
+                min_length,
+                max_length,
+                default,
+            } => {
+                if let Some(v) = min_length {
+                    map.serialize_entry("minLength", v)?;
+                }
+                if let Some(v) = max_length {
+                    map.serialize_entry("maxLength", v)?;
+                }
+                if let Some(v) = format {
+                    map.serialize_entry("format", v.as_str())?;
+                }
+                if let (Some(v), true) = (default, defaults) {
+                    map.serialize_entry("default", &**v)?;
+                }
+            }
+            FieldKind::Integer {
+                minimum,
+                maximum,
+                default,
+                ..
+            } => {
+                if let Some(v) = minimum {
+                    map.serialize_entry("minimum", v)?;
+                }
+                if let Some(v) = maximum {
+                    map.serialize_entry("maximum", v)?;
+                }
+                if let (Some(v), true) = (default, defaults) {
+                    map.serialize_entry("default", v)?;
+                }
+            }
+            FieldKind::Number {
+                minimum,
+                maximum,
+                default,
+                ..
+            } => {
+                if let Some(v) = minimum {
+                    map.serialize_entry("minimum", &Num(*v))?;
+                }
+                if let Some(v) = maximum {
+                    map.serialize_entry("maximum", &Num(*v))?;
+                }
+                if let (Some(v), true) = (default, defaults) {
+                    map.serialize_entry("default", &Num(*v))?;
+                }
+            }
+            FieldKind::Boolean { default } => {
+                if let Some(v) = default {
+                    map.serialize_entry("default", v)?;
+                }
+            }
+            FieldKind::Select {
+                options,
+                default,
+                legacy_enum_names,
+            } => {
+                let titled = has_titles(options);
+                if titled && defaults && !legacy_enum_names {
+                    map.serialize_entry("oneOf", &TitledOptions(options))?;
+                } else {
+                    map.serialize_entry("enum", &Values(options))?;
+                    if titled || *legacy_enum_names {
+                        map.serialize_entry("enumNames", &Labels(options))?;
+                    }
+                }
+                if let (Some(v), true) = (default, defaults) {
+                    map.serialize_entry("default", &**v)?;
+                }
+            }
+            FieldKind::MultiSelect {
+                options,
+                min_items,
+                max_items,
+                default,
+            } => {
+                if let Some(v) = min_items {
+                    map.serialize_entry("minItems", v)?;
+                }
+                if let Some(v) = max_items {
+                    map.serialize_entry("maxItems", v)?;
+                }
+                if has_titles(options) {
+                    map.serialize_entry("items", &AnyOfItems(options))?;
+                } else {
+                    map.serialize_entry("items", &EnumItems(options))?;
+                }
+                if let Some(v) = default {
+                    map.serialize_entry("default", &**v)?;
+                }
+            }
+        }
+        map.end()
+    }
+}

@@ -1,0 +1,309 @@
+//! Rules that involve more than one value, or the shape of a type: a form must be
+//! something the MCP subset can express and that a client may ask in the open.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::Type;
+use syn::spanned::Spanned;
+
+use crate::ast::{Field, Form, Options};
+use crate::attr::{Attr, DefaultValue, Number};
+use crate::case::words;
+use crate::ctxt::Ctxt;
+
+pub fn form(cx: &mut Ctxt, form: &Form) {
+    if form.fields.is_empty() && !cx.has_errors() {
+        // An empty form has hung at least one real client.
+        cx.error(
+            form.ident.span(),
+            format!(
+                "form `{}` has no fields: an empty form hangs some clients; for a yes/no question use the ready-made `elicit_core::Confirm` form",
+                form.ident
+            ),
+        );
+    }
+    let mut seen: HashMap<&str, &Field> = HashMap::new();
+    for field in &form.fields {
+        field_type(cx, field.ty);
+        secret_name(cx, field);
+        bounds(cx, field);
+        // Two fields under one wire name would make the answer ambiguous.
+        if let Some(first) = seen.get(field.wire.as_str()) {
+            let mut e = syn::Error::new(
+                field.wire_span,
+                format!(
+                    "two fields are sent as `{}`: field `{}` has the same wire name as `{}` after serde renaming",
+                    field.wire, field.rust_name, first.rust_name
+                ),
+            );
+            e.combine(syn::Error::new(
+                first.wire_span,
+                format!("`{}` is first used here", field.wire),
+            ));
+            cx.push(e);
+        } else {
+            seen.insert(&field.wire, field);
+        }
+    }
+}
+
+pub fn options(cx: &mut Ctxt, options: &Options, had_variants: bool) {
+    if options.variants.is_empty() && had_variants && !cx.has_errors() {
+        cx.error(
+            options.ident.span(),
+            "every variant is skipped: a select needs at least one option",
+        );
+    }
+    let mut seen: HashMap<&str, &syn::Ident> = HashMap::new();
+    for variant in &options.variants {
+        if let Some(first) = seen.get(variant.wire.as_str()) {
+            let mut e = syn::Error::new(
+                variant.ident.span(),
+                format!(
+                    "two variants are sent as {:?} after serde renaming",
+                    variant.wire
+                ),
+            );
+            e.combine(syn::Error::new(first.span(), "first used here"));
+            cx.push(e);
+        } else {
+            seen.insert(&variant.wire, variant.ident);
+        }
+    }
+}
+
+/// Shapes that can never be a form field are refused by their syntax; everything
+/// else is left to the type checker (`FormField`).
+fn field_type(cx: &mut Ctxt, ty: &Type) {
+    let what = match ty {
+        Type::Array(_) => "an array",
+        Type::Slice(_) => "a slice",
+        Type::Tuple(t) if t.elems.is_empty() => "the unit type `()`",
+        Type::Tuple(_) => "a tuple",
+        Type::Reference(_) => "a reference",
+        Type::Ptr(_) => "a raw pointer",
+        Type::BareFn(_) => "a function pointer",
+        Type::TraitObject(_) | Type::ImplTrait(_) => "a trait object",
+        Type::Paren(p) => return field_type(cx, &p.elem),
+        Type::Group(g) => return field_type(cx, &g.elem),
+        _ => return,
+    };
+    cx.error(
+        ty.span(),
+        format!(
+            "{what} cannot be a form field: MCP forms are flat; a field is one text, number, boolean or enum value, and the only list is a multi-select of an enum (`Vec<MyEnum>`)"
+        ),
+    );
+}
+
+const SECRET_WORDS: [&str; 9] = [
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+    "cvv",
+    "cvc",
+    "ssn",
+];
+const SECRET_PAIRS: [(&str, &str); 3] = [("api", "key"), ("credit", "card"), ("card", "number")];
+
+fn looks_secret(name: &str) -> bool {
+    let words = words(name);
+    words.iter().any(|w| SECRET_WORDS.contains(&w.as_str()))
+        || words
+            .windows(2)
+            .any(|p| SECRET_PAIRS.contains(&(p[0].as_str(), p[1].as_str())))
+}
+
+/// MCP forbids asking for sensitive data in form mode; such data goes through URL mode.
+fn secret_name(cx: &mut Ctxt, field: &Field) {
+    if field.attrs.not_secret.is_some() {
+        return;
+    }
+    let name = if looks_secret(&field.rust_name) {
+        &field.rust_name
+    } else if looks_secret(&field.wire) {
+        &field.wire
+    } else {
+        return;
+    };
+    cx.error(
+        field.ident.span(),
+        format!(
+            "field `{name}` looks like a secret: MCP forbids asking for sensitive data (passwords, tokens, API keys, card numbers) in a form; send the user to a URL-mode elicitation instead, or add `#[elicit(not_secret)]` if the name is a false alarm"
+        ),
+    );
+}
+
+fn ordered<T: PartialOrd + std::fmt::Display>(
+    cx: &mut Ctxt,
+    lo: &Option<Attr<T>>,
+    hi: &Option<Attr<T>>,
+    (lo_name, hi_name): (&str, &str),
+) {
+    if let (Some(lo), Some(hi)) = (lo, hi) {
+        if lo.value > hi.value {
+            let mut e = syn::Error::new(
+                lo.span,
+                format!(
+                    "`{lo_name} = {}` is greater than `{hi_name} = {}`: no answer could satisfy both",
+                    lo.value, hi.value
+                ),
+            );
+            e.combine(syn::Error::new(hi.span, format!("`{hi_name}` is set here")));
+            cx.push(e);
+        }
+    }
+}
+
+impl PartialOrd for Number {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        match (self, other) {
+            (Number::Int(a), Number::Int(b)) => a.partial_cmp(b),
+            _ => self.as_f64().partial_cmp(&other.as_f64()),
+        }
+    }
+}
+
+impl PartialEq for Number {
+    fn eq(&self, other: &Self) -> bool {
+        self.partial_cmp(other) == Some(std::cmp::Ordering::Equal)
+    }
+}
+
+fn outside(
+    cx: &mut Ctxt,
+    span: Span,
+    what: String,
+    bound: &Attr<impl std::fmt::Display>,
+    name: &str,
+) {
+    let mut e = syn::Error::new(span, what);
+    e.combine(syn::Error::new(
+        bound.span,
+        format!("`{name} = {}` is set here", bound.value),
+    ));
+    cx.push(e);
+}
+
+/// Bounds in order, and a default that satisfies them.
+fn bounds(cx: &mut Ctxt, field: &Field) {
+    let a = &field.attrs;
+    ordered(
+        cx,
+        &a.min_length,
+        &a.max_length,
+        ("min_length", "max_length"),
+    );
+    ordered(cx, &a.minimum, &a.maximum, ("minimum", "maximum"));
+    ordered(cx, &a.min_items, &a.max_items, ("min_items", "max_items"));
+    let Some(default) = &a.default else {
+        return;
+    };
+    match &default.value {
+        DefaultValue::Str(s) => {
+            let len = s.chars().count() as u64;
+            if let Some(min) = a.min_length.as_ref().filter(|m| len < m.value) {
+                outside(
+                    cx,
+                    default.span,
+                    format!("the default is {len} characters long, shorter than `min_length`"),
+                    min,
+                    "min_length",
+                );
+            }
+            if let Some(max) = a.max_length.as_ref().filter(|m| len > m.value) {
+                outside(
+                    cx,
+                    default.span,
+                    format!("the default is {len} characters long, longer than `max_length`"),
+                    max,
+                    "max_length",
+                );
+            }
+        }
+        DefaultValue::Number(n) => {
+            if let Some(min) = a.minimum.as_ref().filter(|m| *n < m.value) {
+                outside(
+                    cx,
+                    default.span,
+                    format!("the default {n} is below `minimum`"),
+                    min,
+                    "minimum",
+                );
+            }
+            if let Some(max) = a.maximum.as_ref().filter(|m| *n > m.value) {
+                outside(
+                    cx,
+                    default.span,
+                    format!("the default {n} is above `maximum`"),
+                    max,
+                    "maximum",
+                );
+            }
+        }
+        DefaultValue::List(items) => {
+            for (i, (item, span)) in items.iter().enumerate() {
+                if items[..i].iter().any(|(other, _)| other == item) {
+                    cx.error(*span, format!("{item:?} is listed twice in the default"));
+                }
+            }
+            let n = items.len() as u64;
+            if let Some(min) = a.min_items.as_ref().filter(|m| n < m.value) {
+                outside(
+                    cx,
+                    default.span,
+                    format!("the default picks {n} options, fewer than `min_items`"),
+                    min,
+                    "min_items",
+                );
+            }
+            if let Some(max) = a.max_items.as_ref().filter(|m| n > m.value) {
+                outside(
+                    cx,
+                    default.span,
+                    format!("the default picks {n} options, more than `max_items`"),
+                    max,
+                    "max_items",
+                );
+            }
+        }
+        DefaultValue::Bool(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_secret;
+
+    #[test]
+    fn secrets_match_whole_segments() {
+        for name in [
+            "password",
+            "db_password",
+            "apiKey",
+            "api_key",
+            "credit_card_number",
+            "cvv",
+            "user_ssn",
+            "access_token",
+            "clientSecret",
+        ] {
+            assert!(looks_secret(name), "{name}");
+        }
+        for name in [
+            "tokens_used",
+            "passport",
+            "secretary",
+            "keyboard",
+            "assn",
+            "card",
+            "email",
+        ] {
+            assert!(!looks_secret(name), "{name}");
+        }
+    }
+}

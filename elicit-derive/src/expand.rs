@@ -1,0 +1,356 @@
+//! Code generation for `#[derive(Elicit)]`: the `Elicit` impl of a form struct (the
+//! form in a `static`, built by `const fn`s) or the `Options` impl of a unit enum, and
+//! the compile-time checks that judge field types and values.
+
+use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput};
+
+use crate::ast::{Field, Form, Input, Options};
+use crate::attr::{DefaultValue, Number};
+use crate::check;
+use crate::ctxt::Ctxt;
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let mut cx = Ctxt::default();
+    let parsed = Input::from_syn(&mut cx, input);
+    let out = match &parsed {
+        Input::Form(form) => {
+            check::form(&mut cx, form);
+            let checks = field_checks(form);
+            let body = if cx.has_errors() {
+                form_stub(form)
+            } else {
+                form_impl(form)
+            };
+            quote!(#body #checks)
+        }
+        Input::Options(options) => {
+            let had_variants = matches!(&input.data, Data::Enum(e) if !e.variants.is_empty());
+            check::options(&mut cx, options, had_variants);
+            options_impl(options, cx.has_errors())
+        }
+        Input::Invalid => TokenStream::new(),
+    };
+    let errors = cx.into_compile_errors();
+    quote!(#errors #out)
+}
+
+/// Re-spans every token, so a type error lands on the attribute that caused it.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let TokenTree::Group(g) = &tt {
+                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tt = TokenTree::Group(group);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
+}
+
+fn int_tokens(v: i128, span: Span) -> TokenStream {
+    let mut lit = Literal::i128_unsuffixed(v.unsigned_abs() as i128);
+    if v == i128::MIN {
+        return quote_spanned!(span=> ::core::primitive::i128::MIN);
+    }
+    lit.set_span(span);
+    if v < 0 {
+        quote_spanned!(span=> -#lit)
+    } else {
+        lit.into_token_stream()
+    }
+}
+
+fn float_tokens(v: f64, span: Span) -> TokenStream {
+    let mut lit = Literal::f64_unsuffixed(v.abs());
+    lit.set_span(span);
+    if v < 0.0 {
+        quote_spanned!(span=> -#lit)
+    } else {
+        lit.into_token_stream()
+    }
+}
+
+fn lit_tokens(value: &DefaultValue, span: Span) -> TokenStream {
+    let p = quote_spanned!(span=> ::elicit_core::__private);
+    match value {
+        DefaultValue::Str(s) => quote_spanned!(span=> #p::Lit::Str(#s)),
+        DefaultValue::Bool(b) => quote_spanned!(span=> #p::Lit::Bool(#b)),
+        DefaultValue::Number(n) => number_lit(n, span),
+        DefaultValue::List(items) => {
+            let items = items.iter().map(|(s, _)| s);
+            quote_spanned!(span=> #p::Lit::List(&[#(#p::Borrowed(#items)),*]))
+        }
+    }
+}
+
+fn number_lit(n: &Number, span: Span) -> TokenStream {
+    match *n {
+        Number::Int(v) => {
+            let v = int_tokens(v, span);
+            quote_spanned!(span=> ::elicit_core::__private::Lit::Int(#v))
+        }
+        Number::Float(v) => {
+            let v = float_tokens(v, span);
+            quote_spanned!(span=> ::elicit_core::__private::Lit::Float(#v))
+        }
+    }
+}
+
+fn opt_str(v: Option<&str>) -> TokenStream {
+    match v {
+        Some(s) => quote!(::elicit_core::__private::Some(#s)),
+        None => quote!(::elicit_core::__private::None),
+    }
+}
+
+fn opt_u64(v: Option<u64>) -> TokenStream {
+    match v {
+        Some(n) => quote!(::elicit_core::__private::Some(#n)),
+        None => quote!(::elicit_core::__private::None),
+    }
+}
+
+fn form_field(field: &Field) -> TokenStream {
+    let ty = field.ty;
+    quote_spanned!(ty.span()=> <#ty as ::elicit_core::__private::FormField>)
+}
+
+fn field_spec(field: &Field) -> TokenStream {
+    let a = &field.attrs;
+    let wire = &field.wire;
+    let ff = form_field(field);
+    let required = if field.serde_default {
+        quote!(false)
+    } else {
+        quote!(#ff::REQUIRED)
+    };
+    let title = opt_str(a.title.as_ref().map(|t| t.value.as_str()));
+    let description = opt_str(
+        a.description
+            .as_ref()
+            .map(|d| d.value.as_str())
+            .or(field.doc.as_deref()),
+    );
+    let format = match a.format.as_ref().map(|f| f.value.as_str()) {
+        Some("email") => quote!(::elicit_core::__private::Some(
+            ::elicit_core::__private::Format::Email
+        )),
+        Some("uri") => quote!(::elicit_core::__private::Some(
+            ::elicit_core::__private::Format::Uri
+        )),
+        Some("date") => quote!(::elicit_core::__private::Some(
+            ::elicit_core::__private::Format::Date
+        )),
+        Some(_) => quote!(::elicit_core::__private::Some(
+            ::elicit_core::__private::Format::DateTime
+        )),
+        None => quote!(::elicit_core::__private::None),
+    };
+    let number = |n: &Option<crate::attr::Attr<Number>>| match n {
+        Some(n) => {
+            let lit = number_lit(&n.value, Span::call_site());
+            quote!(::elicit_core::__private::Some(#lit))
+        }
+        None => quote!(::elicit_core::__private::None),
+    };
+    let minimum = number(&a.minimum);
+    let maximum = number(&a.maximum);
+    let default = match &a.default {
+        Some(d) => {
+            let lit = lit_tokens(&d.value, Span::call_site());
+            quote!(::elicit_core::__private::Some(#lit))
+        }
+        None => quote!(::elicit_core::__private::None),
+    };
+    let min_length = opt_u64(a.min_length.as_ref().map(|v| v.value));
+    let max_length = opt_u64(a.max_length.as_ref().map(|v| v.value));
+    let min_items = opt_u64(a.min_items.as_ref().map(|v| v.value));
+    let max_items = opt_u64(a.max_items.as_ref().map(|v| v.value));
+    let legacy = a.enum_names.is_some();
+    quote! {
+        ::elicit_core::__private::FieldSpec {
+            title: #title,
+            description: #description,
+            format: #format,
+            min_length: #min_length,
+            max_length: #max_length,
+            minimum: #minimum,
+            maximum: #maximum,
+            default: #default,
+            min_items: #min_items,
+            max_items: #max_items,
+            legacy_enum_names: #legacy,
+            ..::elicit_core::__private::FieldSpec::new(#wire, #ff::SHAPE, #required)
+        }
+        .build()
+    }
+}
+
+fn form_impl(form: &Form) -> TokenStream {
+    let ident = form.ident;
+    let count = form.fields.len();
+    let specs = form.fields.iter().map(field_spec);
+    let revisions = form.fields.iter().map(|f| {
+        let ff = form_field(f);
+        quote!(#ff::MIN_REVISION)
+    });
+    let strip = form.deny_unknown_fields;
+    quote! {
+        #[automatically_derived]
+        impl ::elicit_core::Elicit for #ident {
+            const MIN_REVISION: ::elicit_core::Revision =
+                ::elicit_core::__private::max_revision(&[#(#revisions),*]);
+
+            fn form() -> &'static ::elicit_core::Form {
+                static FIELDS: [::elicit_core::Field; #count] = [#(#specs),*];
+                static FORM: ::elicit_core::Form = ::elicit_core::Form::from_static(&FIELDS, #strip);
+                &FORM
+            }
+        }
+    }
+}
+
+/// Stands in for the impl when the input has errors, so uses of the type elsewhere
+/// do not add errors of their own.
+fn form_stub(form: &Form) -> TokenStream {
+    let ident = form.ident;
+    quote! {
+        #[automatically_derived]
+        impl ::elicit_core::Elicit for #ident {
+            const MIN_REVISION: ::elicit_core::Revision = ::elicit_core::Revision::V2025_06_18;
+            fn form() -> &'static ::elicit_core::Form {
+                ::core::unreachable!("the form has compile errors")
+            }
+        }
+    }
+}
+
+/// The checks only the type checker and const evaluation can make: whether each
+/// keyword applies to the field's type, whether a default has the field's type, and
+/// whether values fit the type's range and the enum's variants.
+fn field_checks(form: &Form) -> TokenStream {
+    let mut checks = TokenStream::new();
+    let p = quote!(::elicit_core::__private);
+    for field in &form.fields {
+        let a = &field.attrs;
+        let ty = field.ty.to_token_stream();
+        let ff = form_field(field);
+        let mut body = quote!(let _shape: #p::Shape = #ff::SHAPE;);
+        let mut assert = |key: Span, check: &str| {
+            let check = syn::Ident::new(check, key);
+            let ty = respan(ty.clone(), key);
+            body.extend(quote_spanned!(key=> #p::#check::<#ty>();));
+        };
+        for key in [
+            &a.format.as_ref().map(|v| v.key),
+            &a.min_length.as_ref().map(|v| v.key),
+            &a.max_length.as_ref().map(|v| v.key),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert(*key, "assert_text");
+        }
+        for key in [
+            a.minimum.as_ref().map(|v| v.key),
+            a.maximum.as_ref().map(|v| v.key),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert(key, "assert_numeric");
+        }
+        for key in [
+            a.min_items.as_ref().map(|v| v.key),
+            a.max_items.as_ref().map(|v| v.key),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert(key, "assert_multi_select");
+        }
+        if let Some(key) = a.enum_names {
+            assert(key, "assert_select");
+        }
+        if let Some(d) = &a.default {
+            let check = match &d.value {
+                DefaultValue::Str(_) => "assert_str_default",
+                DefaultValue::Bool(_) => "assert_bool_default",
+                DefaultValue::Number(Number::Int(_)) => "assert_int_default",
+                DefaultValue::Number(Number::Float(_)) => "assert_float_default",
+                DefaultValue::List(_) => "assert_list_default",
+            };
+            assert(d.span, check);
+        }
+        let mut value_check = |n: &Number, span: Span| match *n {
+            Number::Int(v) => {
+                let v = int_tokens(v, span);
+                body.extend(quote_spanned!(span=> #p::check_int_fits(_shape, #v);));
+            }
+            Number::Float(v) => {
+                let v = float_tokens(v, span);
+                body.extend(quote_spanned!(span=> #p::check_float_fits(_shape, #v);));
+            }
+        };
+        for n in [&a.minimum, &a.maximum].into_iter().flatten() {
+            value_check(&n.value, n.span);
+        }
+        if let Some(d) = &a.default {
+            match &d.value {
+                DefaultValue::Number(n) => value_check(n, d.span),
+                DefaultValue::Str(s) => {
+                    body.extend(quote_spanned!(d.span=> #p::check_choice(_shape, #s);))
+                }
+                DefaultValue::List(items) => {
+                    for (s, span) in items {
+                        body.extend(quote_spanned!(*span=> #p::check_choice(_shape, #s);));
+                    }
+                }
+                DefaultValue::Bool(_) => {}
+            }
+        }
+        checks.extend(quote! {
+            const _: () = { #body };
+        });
+    }
+    checks
+}
+
+fn options_impl(options: &Options, stub: bool) -> TokenStream {
+    let ident = options.ident;
+    let p = quote!(::elicit_core::__private);
+    let choices = if stub {
+        Vec::new()
+    } else {
+        options
+            .variants
+            .iter()
+            .map(|v| {
+                let wire = &v.wire;
+                let title = opt_str(v.title.as_deref());
+                quote!(#p::Choice::new(#wire, #title))
+            })
+            .collect()
+    };
+    quote! {
+        #[automatically_derived]
+        impl ::elicit_core::Options for #ident {
+            const CHOICES: &'static [::elicit_core::Choice] = &[#(#choices),*];
+        }
+        #[automatically_derived]
+        impl #p::FormField for #ident {
+            const SHAPE: #p::Shape = #p::Shape::Select(<Self as ::elicit_core::Options>::CHOICES);
+        }
+        #[automatically_derived]
+        impl #p::SelectField for #ident {}
+        #[automatically_derived]
+        impl #p::StrDefault for #ident {}
+    }
+}

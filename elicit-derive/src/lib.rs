@@ -1,0 +1,19 @@
+//! Derive macros for [`elicit-core`](https://docs.rs/elicit-core). Use them through
+//! `elicit_core::Elicit`; the attributes are documented there.
+
+mod ast;
+mod attr;
+mod case;
+mod check;
+mod ctxt;
+mod expand;
+
+use proc_macro::TokenStream;
+
+/// Derives `elicit_core::Elicit` for a struct of form fields, or `elicit_core::Options`
+/// for a unit enum.
+#[proc_macro_derive(Elicit, attributes(elicit))]
+pub fn derive_elicit(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    expand::derive(&input).into()
+}

@@ -1,0 +1,3 @@
+//! Forms and flows shared by the example programs and the tests.
+
+pub mod forms;

@@ -1,0 +1,1 @@
+//! Integration and compile-fail tests of elicit live in `tests/`.
