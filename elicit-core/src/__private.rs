@@ -243,10 +243,10 @@ pub const fn check_int_fits(shape: Shape, value: i128) {
 
 /// A number bound or default of an `f32` field must fit an `f32`.
 pub const fn check_float_fits(shape: Shape, value: f64) {
-    if let Shape::Number { single: true } = shape {
-        if value > f32::MAX as f64 || value < f32::MIN as f64 {
-            panic!("this value does not fit the field's `f32` type");
-        }
+    if let Shape::Number { single: true } = shape
+        && (value > f32::MAX as f64 || value < f32::MIN as f64)
+    {
+        panic!("this value does not fit the field's `f32` type");
     }
     if let Shape::Integer { .. } = shape {
         panic!("an integer field needs a whole number here");
@@ -280,10 +280,10 @@ pub const fn check_choices(shape: Shape, values: &[Cow<'static, str>]) {
 const fn has_choice(choices: &[Choice], value: &str) -> bool {
     let mut i = 0;
     while i < choices.len() {
-        if let Cow::Borrowed(v) = choices[i].value {
-            if str_eq(v, value) {
-                return true;
-            }
+        if let Cow::Borrowed(v) = choices[i].value
+            && str_eq(v, value)
+        {
+            return true;
         }
         i += 1;
     }

@@ -355,21 +355,21 @@ fn check_value(
             };
             if min_length.is_some() || max_length.is_some() {
                 let length = s.chars().count() as u64;
-                if let Some(min) = *min_length {
-                    if length < min {
-                        push(errors, field, Problem::TooShort { min, length });
-                    }
+                if let Some(min) = *min_length
+                    && length < min
+                {
+                    push(errors, field, Problem::TooShort { min, length });
                 }
-                if let Some(max) = *max_length {
-                    if length > max {
-                        push(errors, field, Problem::TooLong { max, length });
-                    }
+                if let Some(max) = *max_length
+                    && length > max
+                {
+                    push(errors, field, Problem::TooLong { max, length });
                 }
             }
-            if let Some(format) = *format {
-                if !format_ok(format, s) {
-                    push(errors, field, Problem::BadFormat(format));
-                }
+            if let Some(format) = *format
+                && !format_ok(format, s)
+            {
+                push(errors, field, Problem::BadFormat(format));
             }
             None
         }
@@ -494,17 +494,17 @@ fn check_value(
                 return wrong(errors, "a list of options");
             };
             let count = items.len() as u64;
-            if let Some(min) = *min_items {
-                if count < min {
-                    push(errors, field, Problem::TooFewItems { min, count });
-                }
+            if let Some(min) = *min_items
+                && count < min
+            {
+                push(errors, field, Problem::TooFewItems { min, count });
             }
-            if let Some(max) = *max_items {
-                if count > max {
-                    push(errors, field, Problem::TooManyItems { max, count });
-                    // A huge list is refused without looking at every item.
-                    return None;
-                }
+            if let Some(max) = *max_items
+                && count > max
+            {
+                push(errors, field, Problem::TooManyItems { max, count });
+                // A huge list is refused without looking at every item.
+                return None;
             }
             // Options are few; each item is looked up in them and in the items before it.
             let mut seen: Vec<&str> = Vec::with_capacity(items.len().min(options.len()));

@@ -43,10 +43,10 @@ fn check_kind(kind: &FieldKind) -> Result<(), String> {
                 if min_length.is_some_and(|m| len < m) || max_length.is_some_and(|m| len > m) {
                     return Err("the default's length is outside min_length..=max_length".into());
                 }
-                if let Some(f) = format {
-                    if !format_ok(*f, d) {
-                        return Err(format!("the default is not a valid {f}"));
-                    }
+                if let Some(f) = format
+                    && !format_ok(*f, d)
+                {
+                    return Err(format!("the default is not a valid {f}"));
                 }
             }
         }
@@ -79,15 +79,15 @@ fn check_kind(kind: &FieldKind) -> Result<(), String> {
                     return Err("bounds and defaults must be finite numbers".into());
                 }
             }
-            if let (Some(lo), Some(hi)) = (minimum, maximum) {
-                if lo > hi {
-                    return Err("minimum is greater than maximum".into());
-                }
+            if let (Some(lo), Some(hi)) = (minimum, maximum)
+                && lo > hi
+            {
+                return Err("minimum is greater than maximum".into());
             }
-            if let Some(d) = default {
-                if minimum.is_some_and(|m| *d < m) || maximum.is_some_and(|m| *d > m) {
-                    return Err("the default is outside the field's bounds".into());
-                }
+            if let Some(d) = default
+                && (minimum.is_some_and(|m| *d < m) || maximum.is_some_and(|m| *d > m))
+            {
+                return Err("the default is outside the field's bounds".into());
             }
         }
         FieldKind::Boolean { .. } => {}
@@ -95,10 +95,10 @@ fn check_kind(kind: &FieldKind) -> Result<(), String> {
             options, default, ..
         } => {
             check_options(options)?;
-            if let Some(d) = default {
-                if !options.iter().any(|c| c.value == *d) {
-                    return Err(format!("the default {d:?} is not one of the options"));
-                }
+            if let Some(d) = default
+                && !options.iter().any(|c| c.value == *d)
+            {
+                return Err(format!("the default {d:?} is not one of the options"));
             }
         }
         FieldKind::MultiSelect {

@@ -13,7 +13,7 @@
 //! use serde::Deserialize;
 //! use serde_json::json;
 //!
-//! #[derive(Elicit, Deserialize)]
+//! #[derive(Debug, Elicit, Deserialize)]
 //! #[serde(rename_all = "camelCase")]
 //! struct Alternatives {
 //!     #[elicit(title = "Alternate date")]
@@ -130,3 +130,8 @@ pub trait Options {
     /// The options in declaration order: wire value (after serde renaming) and title.
     const CHOICES: &'static [Choice];
 }
+
+/// The README's examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -138,10 +138,9 @@ fn lit_count(cx: &mut Ctxt, expr: &Expr, key: &str) -> Option<u64> {
     if let Expr::Lit(ExprLit {
         lit: Lit::Int(i), ..
     }) = expr
+        && let Ok(v) = i.base10_parse::<u64>()
     {
-        if let Ok(v) = i.base10_parse::<u64>() {
-            return Some(v);
-        }
+        return Some(v);
     }
     cx.error(
         expr.span(),
@@ -216,13 +215,12 @@ pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
         if !attr.path().is_ident("doc") {
             continue;
         }
-        if let Meta::NameValue(nv) = &attr.meta {
-            if let Expr::Lit(ExprLit {
+        if let Meta::NameValue(nv) = &attr.meta
+            && let Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..
             }) = &nv.value
-            {
-                lines.push(s.value());
-            }
+        {
+            lines.push(s.value());
         }
     }
     let mut out = String::new();
@@ -464,20 +462,20 @@ impl VariantAttrs {
         each_elicit_key(cx, attrs, |cx, name, key, value| match name {
             // #[elicit(title = "Small (S)")]
             "title" => {
-                if let Some(expr) = needs_value(cx, name, key, value) {
-                    if let Some(v) = lit_str(cx, &expr, name) {
-                        let span = expr.span();
-                        set(
-                            cx,
-                            &mut out.title,
-                            name,
-                            Attr {
-                                value: v,
-                                key,
-                                span,
-                            },
-                        );
-                    }
+                if let Some(expr) = needs_value(cx, name, key, value)
+                    && let Some(v) = lit_str(cx, &expr, name)
+                {
+                    let span = expr.span();
+                    set(
+                        cx,
+                        &mut out.title,
+                        name,
+                        Attr {
+                            value: v,
+                            key,
+                            span,
+                        },
+                    );
                 }
             }
             _ => cx.error(

@@ -144,18 +144,18 @@ fn ordered<T: PartialOrd + std::fmt::Display>(
     hi: &Option<Attr<T>>,
     (lo_name, hi_name): (&str, &str),
 ) {
-    if let (Some(lo), Some(hi)) = (lo, hi) {
-        if lo.value > hi.value {
-            let mut e = syn::Error::new(
-                lo.span,
-                format!(
-                    "`{lo_name} = {}` is greater than `{hi_name} = {}`: no answer could satisfy both",
-                    lo.value, hi.value
-                ),
-            );
-            e.combine(syn::Error::new(hi.span, format!("`{hi_name}` is set here")));
-            cx.push(e);
-        }
+    if let (Some(lo), Some(hi)) = (lo, hi)
+        && lo.value > hi.value
+    {
+        let mut e = syn::Error::new(
+            lo.span,
+            format!(
+                "`{lo_name} = {}` is greater than `{hi_name} = {}`: no answer could satisfy both",
+                lo.value, hi.value
+            ),
+        );
+        e.combine(syn::Error::new(hi.span, format!("`{hi_name}` is set here")));
+        cx.push(e);
     }
 }
 
