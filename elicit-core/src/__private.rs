@@ -13,7 +13,15 @@ use std::borrow::Cow;
 pub use crate::form::{Choice, Field, FieldKind, Form, Format};
 pub use crate::{Options, Revision};
 pub use core::option::Option::{None, Some};
+pub use serde_json::Value;
 pub use std::borrow::Cow::Borrowed;
+
+/// Parses a validated step answer for a wizard.
+pub fn parse_answer<T: serde::de::DeserializeOwned>(
+    content: &Value,
+) -> Result<T, crate::wizard::Rejection> {
+    T::deserialize(content).map_err(crate::wizard::Rejection::Parse)
+}
 
 /// The shape a Rust type gives a form field, before attributes.
 #[derive(Clone, Copy, Debug)]

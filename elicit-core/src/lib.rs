@@ -63,6 +63,7 @@ mod form;
 mod outcome;
 mod revision;
 mod schema;
+pub mod wizard;
 
 #[doc(hidden)]
 pub mod __private;
@@ -79,6 +80,11 @@ pub use schema::{RequestedSchema, SchemaError};
 #[cfg(feature = "derive")]
 pub use elicit_derive::Elicit;
 
+/// Derives [`wizard::Wizard`] for a struct of steps; see the [`wizard`] module.
+#[cfg(feature = "derive")]
+pub use elicit_derive::Wizard;
+pub use wizard::Wizard;
+
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -87,6 +93,11 @@ use serde_json::Value;
 /// Implement it with `#[derive(Elicit)]` (together with `serde::Deserialize`): the
 /// derive checks the MCP form subset at compile time and builds the form once, in a
 /// `static`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an elicitation form",
+    label = "not a form",
+    note = "derive it: `#[derive(Elicit, Deserialize)]` on a struct of named fields"
+)]
 pub trait Elicit: DeserializeOwned {
     /// The oldest protocol revision that can express this form
     /// (2025-11-25 when it has a multi-select).

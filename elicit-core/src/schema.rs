@@ -79,6 +79,11 @@ impl Form {
 }
 
 impl<'a> RequestedSchema<'a> {
+    /// A schema for a form the caller has checked against the revision.
+    pub(crate) fn new_unchecked(form: &'a Form, revision: Revision) -> Self {
+        RequestedSchema { form, revision }
+    }
+
     /// The revision this schema is written for.
     pub fn revision(&self) -> Revision {
         self.revision

@@ -119,7 +119,7 @@ fn set_flag(cx: &mut Ctxt, slot: &mut Option<Span>, name: &str, key: Span) {
     }
 }
 
-fn lit_str(cx: &mut Ctxt, expr: &Expr, key: &str) -> Option<String> {
+pub fn lit_str(cx: &mut Ctxt, expr: &Expr, key: &str) -> Option<String> {
     match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
@@ -134,7 +134,7 @@ fn lit_str(cx: &mut Ctxt, expr: &Expr, key: &str) -> Option<String> {
     }
 }
 
-fn lit_count(cx: &mut Ctxt, expr: &Expr, key: &str) -> Option<u64> {
+pub fn lit_count(cx: &mut Ctxt, expr: &Expr, key: &str) -> Option<u64> {
     if let Expr::Lit(ExprLit {
         lit: Lit::Int(i), ..
     }) = expr
@@ -245,16 +245,29 @@ pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
 fn each_elicit_key(
     cx: &mut Ctxt,
     attrs: &[Attribute],
+    f: impl FnMut(&mut Ctxt, &str, Span, Option<Expr>),
+) {
+    each_key(cx, attrs, "elicit", f)
+}
+
+/// [`each_elicit_key`] for any attribute name (`#[wizard(..)]`, `#[step(..)]`).
+pub fn each_key(
+    cx: &mut Ctxt,
+    attrs: &[Attribute],
+    attr_name: &str,
     mut f: impl FnMut(&mut Ctxt, &str, Span, Option<Expr>),
 ) {
     for attr in attrs {
-        if !attr.path().is_ident("elicit") {
+        if !attr.path().is_ident(attr_name) {
             continue;
         }
         let list = match &attr.meta {
             Meta::List(list) => list,
             other => {
-                cx.error(other.span(), "expected `#[elicit(key = value, ..)]`");
+                cx.error(
+                    other.span(),
+                    format!("expected `#[{attr_name}(key = value, ..)]`"),
+                );
                 continue;
             }
         };
@@ -293,7 +306,7 @@ impl syn::parse::Parse for KeyValue {
     }
 }
 
-fn needs_value(cx: &mut Ctxt, name: &str, key: Span, value: Option<Expr>) -> Option<Expr> {
+pub fn needs_value(cx: &mut Ctxt, name: &str, key: Span, value: Option<Expr>) -> Option<Expr> {
     if value.is_none() {
         cx.error(key, format!("`{name}` needs a value: `{name} = ...`"));
     }

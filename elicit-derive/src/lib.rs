@@ -17,3 +17,12 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand::derive(&input).into()
 }
+
+mod wizard;
+
+/// Derives `elicit_core::wizard::Wizard` for a struct of steps, each a form.
+#[proc_macro_derive(Wizard, attributes(wizard, step))]
+pub fn derive_wizard(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    wizard::derive(&input).into()
+}

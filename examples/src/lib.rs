@@ -1,3 +1,4 @@
 //! Forms and flows shared by the example programs and the tests.
 
 pub mod forms;
+pub mod ticket;

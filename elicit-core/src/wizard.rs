@@ -1,0 +1,883 @@
+//! Multi-step flows: a sans-IO state machine that asks one form per step.
+//!
+//! `#[derive(Wizard)]` declares the steps; [`Flow`] runs them. The flow does no I/O:
+//! ask it for the next request ([`Flow::poll`]), hand it the client's answer
+//! ([`Flow::answer`]), repeat until an [`Outcome`]. Its [`WizardState`] serializes with
+//! serde, so a stateless server (MRTR) can carry it in `requestState` between rounds.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::Revision;
+use crate::answer::{ContentError, Strictness};
+use crate::form::{Choice, FieldKind, Form, FormError};
+use crate::outcome::{Action, AnswerError};
+use crate::schema::{RequestedSchema, SchemaError};
+
+/// How many times a step is asked before the flow fails, unless the step says otherwise.
+pub const DEFAULT_ATTEMPTS: u32 = 3;
+
+/// The version of [`WizardState`]'s serialized format.
+pub const STATE_VERSION: u32 = 1;
+
+/// What the derive knows about one step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepInfo {
+    /// The field name of the step.
+    pub name: &'static str,
+    /// The message shown with the form.
+    pub message: &'static str,
+    /// An `Option<Form>` step: a decline skips it instead of ending the flow.
+    pub optional: bool,
+    /// How many answers may fail (invalid or rejected by the check) before the flow fails.
+    pub attempts: u32,
+}
+
+/// A field type of a `#[derive(Wizard)]` struct: a form, or an `Option` of one for a
+/// step the user may decline (or that `skip_if` may skip).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a wizard step",
+    label = "not a form",
+    note = "each step of a wizard is a form: a struct deriving `Elicit` (and `Deserialize`), or an `Option` of one for a step the user may decline"
+)]
+pub trait Step: Sized {
+    /// The form asked at this step.
+    type Form: crate::Elicit;
+    /// Whether a decline skips the step instead of ending the flow.
+    const OPTIONAL: bool;
+    /// The field's value from the step's answer (`None` when skipped).
+    fn finish(answer: Option<Self::Form>) -> Option<Self>;
+}
+
+impl<T: crate::Elicit> Step for T {
+    type Form = T;
+    const OPTIONAL: bool = false;
+    fn finish(answer: Option<T>) -> Option<T> {
+        answer
+    }
+}
+
+impl<T: crate::Elicit> Step for Option<T> {
+    type Form = T;
+    const OPTIONAL: bool = true;
+    fn finish(answer: Option<T>) -> Option<Option<T>> {
+        Some(answer)
+    }
+}
+
+/// Why a step's answer was not taken.
+#[derive(Debug)]
+pub enum Rejection {
+    /// The step's `check` hook refused it; the reason is shown when asking again.
+    Check(String),
+    /// The answer passed validation but `Deserialize` refused it.
+    Parse(serde_json::Error),
+}
+
+/// A multi-step flow, implemented by `#[derive(Wizard)]`.
+///
+/// The methods are the glue the derive writes between [`Flow`] and the step hooks;
+/// call them through [`Flow`].
+pub trait Wizard: Sized {
+    /// Server-side data the hooks read (inventory, user, clock).
+    type Context: ?Sized;
+    /// The answers so far: one `Option` per step, readable by the hooks.
+    type Progress: Default;
+    /// A name that tells this wizard's saved state from another's.
+    const NAME: &'static str;
+    /// The steps in order.
+    const STEPS: &'static [StepInfo];
+
+    /// The static form of step `index`.
+    fn form(index: usize) -> &'static Form;
+    /// Whether step `index` is skipped given the answers so far.
+    fn skip(ctx: &Self::Context, progress: &Self::Progress, index: usize) -> bool;
+    /// Runtime changes to step `index` (choices, defaults, message).
+    fn prepare(ctx: &Self::Context, progress: &Self::Progress, index: usize) -> Option<Prepared>;
+    /// Parses a validated answer to step `index`, runs its check when `ctx` is given,
+    /// and stores it in `progress`.
+    fn accept(
+        ctx: Option<&Self::Context>,
+        progress: &mut Self::Progress,
+        index: usize,
+        content: &Value,
+    ) -> Result<(), Rejection>;
+    /// Builds the final value from a complete progress.
+    fn finish(progress: Self::Progress) -> Option<Self>;
+}
+
+/// A choice as saved in the state: value and optional title.
+type OfferedChoice = (String, Option<String>);
+
+/// Runtime changes to a step, returned by its `prepare` hook.
+///
+/// ```
+/// use elicit_core::Choice;
+/// use elicit_core::wizard::Prepared;
+///
+/// let seats = ["A1", "A2", "B4"];
+/// let prepared = Prepared::new()
+///     .message("Pick a seat for 2025-02-03")
+///     .options("seat", seats.iter().map(|s| Choice::owned(*s, None)))
+///     .default_value("seat", "A2");
+/// # let _ = prepared;
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Prepared {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    options: Vec<(String, Vec<OfferedChoice>)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    defaults: Vec<(String, Value)>,
+}
+
+impl Prepared {
+    /// No changes.
+    pub fn new() -> Prepared {
+        Prepared::default()
+    }
+
+    /// Replaces the step's message.
+    pub fn message(mut self, message: impl Into<String>) -> Prepared {
+        self.message = Some(message.into());
+        self
+    }
+
+    /// Offers exactly these choices for `field`. A `String` field becomes a select of
+    /// them; an enum field (single or multi) is narrowed to them, which must be among its
+    /// variants. Answers are checked against the choices offered.
+    pub fn options(
+        mut self,
+        field: impl Into<String>,
+        choices: impl IntoIterator<Item = Choice>,
+    ) -> Prepared {
+        let choices = choices
+            .into_iter()
+            .map(|c| (c.value.into_owned(), c.title.map(Cow::into_owned)))
+            .collect();
+        self.options.push((field.into(), choices));
+        self
+    }
+
+    /// Pre-fills `field` with `value` (checked against the field's type and bounds).
+    pub fn default_value(mut self, field: impl Into<String>, value: impl Into<Value>) -> Prepared {
+        self.defaults.push((field.into(), value.into()));
+        self
+    }
+
+    /// Applies the changes to a step's static form.
+    fn apply(&self, base: &'static Form) -> Result<Cow<'static, Form>, String> {
+        if self.options.is_empty() && self.defaults.is_empty() {
+            return Ok(Cow::Borrowed(base));
+        }
+        let mut fields = base.fields().to_vec();
+        for (name, choices) in &self.options {
+            let field = fields
+                .iter_mut()
+                .find(|f| f.name == name.as_str())
+                .ok_or_else(|| format!("the form has no field `{name}` to offer options for"))?;
+            let offered: Vec<Choice> = choices
+                .iter()
+                .map(|(v, t)| Choice::owned(v.clone(), t.clone()))
+                .collect();
+            let narrowed = |static_options: &[Choice]| -> Result<Vec<Choice>, String> {
+                offered
+                    .iter()
+                    .map(|c| {
+                        let known = static_options
+                            .iter()
+                            .find(|s| s.value == c.value)
+                            .ok_or_else(|| {
+                                format!("{:?} is not a variant of field `{name}`", c.value)
+                            })?;
+                        Ok(Choice {
+                            value: c.value.clone(),
+                            title: c.title.clone().or_else(|| known.title.clone()),
+                        })
+                    })
+                    .collect()
+            };
+            field.kind = match &field.kind {
+                FieldKind::String { .. } => FieldKind::Select {
+                    options: Cow::Owned(offered),
+                    default: None,
+                    legacy_enum_names: false,
+                },
+                FieldKind::Select {
+                    options,
+                    legacy_enum_names,
+                    default,
+                } => FieldKind::Select {
+                    options: Cow::Owned(narrowed(options)?),
+                    default: default.clone(),
+                    legacy_enum_names: *legacy_enum_names,
+                },
+                FieldKind::MultiSelect {
+                    options,
+                    min_items,
+                    max_items,
+                    default,
+                } => FieldKind::MultiSelect {
+                    options: Cow::Owned(narrowed(options)?),
+                    min_items: *min_items,
+                    max_items: *max_items,
+                    default: default.clone(),
+                },
+                _ => {
+                    return Err(format!(
+                        "field `{name}` is not text or an enum: it cannot take options"
+                    ));
+                }
+            };
+            // A static default that is no longer offered is dropped.
+            match &mut field.kind {
+                FieldKind::Select {
+                    options, default, ..
+                } if default
+                    .as_ref()
+                    .is_some_and(|d| !options.iter().any(|c| c.value == *d)) =>
+                {
+                    *default = None;
+                }
+                FieldKind::MultiSelect {
+                    options, default, ..
+                } => {
+                    if let Some(d) = default
+                        && !d.iter().all(|v| options.iter().any(|c| c.value == *v))
+                    {
+                        *default = None;
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (name, value) in &self.defaults {
+            let field = fields
+                .iter_mut()
+                .find(|f| f.name == name.as_str())
+                .ok_or_else(|| format!("the form has no field `{name}` to set a default for"))?;
+            set_default(&mut field.kind, value)
+                .map_err(|what| format!("the default for `{name}` must be {what}"))?;
+            field.required = false;
+        }
+        let form = Form::new(fields).map_err(|e: FormError| e.to_string())?;
+        Ok(Cow::Owned(Form {
+            strip_unknown: base.strips_unknown_keys(),
+            ..form
+        }))
+    }
+}
+
+fn set_default(kind: &mut FieldKind, value: &Value) -> Result<(), &'static str> {
+    match (kind, value) {
+        (FieldKind::String { default, .. }, Value::String(s))
+        | (FieldKind::Select { default, .. }, Value::String(s)) => {
+            *default = Some(Cow::Owned(s.clone()));
+        }
+        (FieldKind::Integer { default, .. }, Value::Number(n)) => {
+            let v = n
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| n.as_u64().map(i128::from))
+                .ok_or("a whole number")?;
+            *default = Some(v);
+        }
+        (FieldKind::Number { default, .. }, Value::Number(n)) => {
+            *default = Some(n.as_f64().ok_or("a number")?);
+        }
+        (FieldKind::Boolean { default }, Value::Bool(b)) => *default = Some(*b),
+        (FieldKind::MultiSelect { default, .. }, Value::Array(items)) => {
+            let values = items
+                .iter()
+                .map(|v| v.as_str().map(|s| Cow::Owned(s.to_owned())))
+                .collect::<Option<Vec<_>>>()
+                .ok_or("a list of option values")?;
+            *default = Some(Cow::Owned(values));
+        }
+        (FieldKind::String { .. } | FieldKind::Select { .. }, _) => return Err("text"),
+        (FieldKind::Integer { .. }, _) => return Err("a whole number"),
+        (FieldKind::Number { .. }, _) => return Err("a number"),
+        (FieldKind::Boolean { .. }, _) => return Err("true or false"),
+        (FieldKind::MultiSelect { .. }, _) => return Err("a list of option values"),
+    }
+    Ok(())
+}
+
+/// A step of a flow, by position and name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StepId {
+    /// Position, from 0.
+    pub index: usize,
+    /// The step's field name.
+    pub name: &'static str,
+}
+
+impl fmt::Display for StepId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "step {} (`{}`)", self.index + 1, self.name)
+    }
+}
+
+/// How a flow ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome<W> {
+    /// Every step answered (or skipped): the typed result.
+    Completed(W),
+    /// The user declined a required step.
+    Declined(StepId),
+    /// The user cancelled at a step.
+    Cancelled(StepId),
+    /// A step failed as many times as it may; `reason` is the last problem.
+    Failed {
+        /// The step that failed.
+        step: StepId,
+        /// The last validation message or check rejection.
+        reason: String,
+    },
+}
+
+/// The next form to show.
+#[derive(Clone, Debug)]
+pub struct Request {
+    step: StepId,
+    message: String,
+    form: Cow<'static, Form>,
+    revision: Revision,
+    attempt: u32,
+}
+
+impl Request {
+    /// Which step asks.
+    pub fn step(&self) -> StepId {
+        self.step
+    }
+
+    /// The message to send (with the reason when a step is asked again).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The form, with runtime choices and defaults applied.
+    pub fn form(&self) -> &Form {
+        &self.form
+    }
+
+    /// The `requestedSchema` for the peer's revision.
+    pub fn requested_schema(&self) -> RequestedSchema<'_> {
+        // `poll` has checked that the revision can express the form.
+        RequestedSchema::new_unchecked(&self.form, self.revision)
+    }
+
+    /// How many answers to this step failed before (0 on the first ask).
+    pub fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// The `params` of an `elicitation/create` request (form mode).
+    pub fn to_params(&self) -> Value {
+        let mut params = serde_json::Map::new();
+        if self.revision >= Revision::V2025_11_25 {
+            params.insert("mode".into(), Value::from("form"));
+        }
+        params.insert("message".into(), Value::from(self.message.as_str()));
+        params.insert("requestedSchema".into(), self.requested_schema().to_value());
+        Value::Object(params)
+    }
+}
+
+/// What [`Flow::poll`] returns.
+#[derive(Debug)]
+pub enum Poll<W> {
+    /// Show this form and hand the answer to [`Flow::answer`].
+    Ask(Request),
+    /// The flow is over.
+    Done(Outcome<W>),
+}
+
+/// A flow cannot go on.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WizardError {
+    /// The outcome was already returned.
+    Finished,
+    /// [`Flow::answer`] was called with no question pending: call [`Flow::poll`] first.
+    NotAsked,
+    /// The peer's revision cannot express a step's form.
+    Schema(SchemaError),
+    /// A `prepare` hook asked for something the step's form cannot take
+    /// (a programming error in the hook).
+    Prepare {
+        /// The step.
+        step: StepId,
+        /// What was wrong.
+        message: String,
+    },
+    /// The client's result is malformed or has an unknown action.
+    Answer(AnswerError),
+    /// A saved state cannot be restored.
+    State(StateError),
+}
+
+impl fmt::Display for WizardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WizardError::Finished => f.write_str("the flow has already ended"),
+            WizardError::NotAsked => {
+                f.write_str("no question is pending: poll the flow before answering")
+            }
+            WizardError::Schema(e) => e.fmt(f),
+            WizardError::Prepare { step, message } => {
+                write!(f, "the prepare hook of {step} is invalid: {message}")
+            }
+            WizardError::Answer(e) => e.fmt(f),
+            WizardError::State(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WizardError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WizardError::Schema(e) => Some(e),
+            WizardError::Answer(e) => Some(e),
+            WizardError::State(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// A saved state that does not belong to this flow or is not well-formed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StateError {
+    /// Saved by another format version.
+    Version {
+        /// The version in the state.
+        found: u32,
+    },
+    /// Saved by another wizard type.
+    OtherWizard {
+        /// The wizard name in the state.
+        found: String,
+    },
+    /// The state is inconsistent (tampered with, or saved by an older build of the wizard).
+    Corrupt(String),
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateError::Version { found } => write!(
+                f,
+                "the saved flow has format version {found}, this build reads version {STATE_VERSION}"
+            ),
+            StateError::OtherWizard { found } => {
+                let found: String = found.chars().take(60).collect();
+                write!(f, "the saved flow belongs to another wizard ({found:?})")
+            }
+            StateError::Corrupt(what) => write!(f, "the saved flow is invalid: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for StateError {}
+
+/// Where one step stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Record {
+    Answered(Value),
+    Skipped,
+}
+
+/// The question being asked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Pending {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    prepared: Prepared,
+}
+
+fn is_default(p: &Prepared) -> bool {
+    *p == Prepared::default()
+}
+
+/// The serializable state of a [`Flow`]: answers so far, the question pending with
+/// the choices it offered, the attempt count. Restore it with [`Flow::restore`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WizardState {
+    /// Format version ([`STATE_VERSION`]).
+    v: u32,
+    wizard: String,
+    done: Vec<Record>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pending: Option<Pending>,
+    #[serde(default)]
+    attempts: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    end: Option<End>,
+}
+
+/// How the flow ended, at the step after the `done` ones.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum End {
+    Completed,
+    Declined,
+    Cancelled,
+    Failed { reason: String },
+}
+
+impl WizardState {
+    /// The index of the step being asked or to be asked next.
+    pub fn step(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Whether the flow has ended.
+    pub fn is_finished(&self) -> bool {
+        self.end.is_some()
+    }
+}
+
+/// A running flow of the wizard `W`.
+///
+/// ```
+/// use elicit_core::wizard::{Flow, Outcome, Poll};
+/// use elicit_core::{Elicit, Revision, Wizard};
+/// use serde::Deserialize;
+/// use serde_json::json;
+///
+/// #[derive(Elicit, Deserialize)]
+/// struct Name {
+///     #[elicit(title = "Your name", min_length = 1)]
+///     name: String,
+/// }
+///
+/// #[derive(Elicit, Deserialize)]
+/// struct Age {
+///     #[elicit(minimum = 0, maximum = 150)]
+///     age: u8,
+/// }
+///
+/// #[derive(Wizard)]
+/// struct SignUp {
+///     #[step(message = "What is your name?")]
+///     name: Name,
+///     #[step(message = "How old are you?")]
+///     age: Age,
+/// }
+///
+/// let mut flow = Flow::<SignUp>::new();
+/// let answers = [json!({"name": "Ada"}), json!({"age": 36})];
+/// for answer in &answers {
+///     let Poll::Ask(request) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
+///     assert!(!request.message().is_empty());
+///     flow.answer(&(), "accept", Some(answer))?;
+/// }
+/// match flow.poll(&(), Revision::V2025_11_25)? {
+///     Poll::Done(Outcome::Completed(s)) => assert_eq!((s.name.name.as_str(), s.age.age), ("Ada", 36)),
+///     _ => unreachable!("every step was answered"),
+/// }
+/// # Ok::<(), elicit_core::wizard::WizardError>(())
+/// ```
+pub struct Flow<W: Wizard> {
+    state: WizardState,
+    progress: W::Progress,
+    strictness: Strictness,
+    _wizard: PhantomData<fn() -> W>,
+}
+
+impl<W: Wizard> fmt::Debug for Flow<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Flow")
+            .field("wizard", &W::NAME)
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<W: Wizard> Default for Flow<W> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<W: Wizard> Flow<W> {
+    /// A flow at its first step.
+    pub fn new() -> Self {
+        Flow {
+            state: WizardState {
+                v: STATE_VERSION,
+                wizard: W::NAME.to_owned(),
+                done: Vec::with_capacity(W::STEPS.len()),
+                pending: None,
+                attempts: 0,
+                end: None,
+            },
+            progress: W::Progress::default(),
+            strictness: Strictness::Strict,
+            _wizard: PhantomData,
+        }
+    }
+
+    /// Reads answers with the given [`Strictness`] (strict by default).
+    pub fn with_strictness(mut self, strictness: Strictness) -> Self {
+        self.strictness = strictness;
+        self
+    }
+
+    /// The state to save (serialize it with serde).
+    pub fn state(&self) -> &WizardState {
+        &self.state
+    }
+
+    /// Takes the state out of the flow.
+    pub fn into_state(self) -> WizardState {
+        self.state
+    }
+
+    /// Restores a flow from a saved state. Every recorded answer is parsed again and
+    /// every offered choice re-checked, so a state that does not fit this wizard is a
+    /// typed error, never a panic.
+    pub fn restore(state: WizardState) -> Result<Self, StateError> {
+        if state.v != STATE_VERSION {
+            return Err(StateError::Version { found: state.v });
+        }
+        if state.wizard != W::NAME {
+            return Err(StateError::OtherWizard {
+                found: state.wizard,
+            });
+        }
+        let steps = W::STEPS;
+        if state.done.len() > steps.len() {
+            return Err(StateError::Corrupt("more steps than the wizard has".into()));
+        }
+        let all_done = state.done.len() == steps.len();
+        match (&state.end, all_done) {
+            (None | Some(End::Completed), true) | (None, false) => {}
+            (Some(End::Completed), false) => {
+                return Err(StateError::Corrupt("completed before the last step".into()));
+            }
+            (Some(_), true) => {
+                return Err(StateError::Corrupt("ended after the last step".into()));
+            }
+            (Some(_), false) => {}
+        }
+        if state.end.is_some() && (state.pending.is_some() || state.attempts != 0) {
+            return Err(StateError::Corrupt(
+                "a question is pending in an ended flow".into(),
+            ));
+        }
+        let mut progress = W::Progress::default();
+        for (index, record) in state.done.iter().enumerate() {
+            match record {
+                Record::Answered(content) => {
+                    let form = W::form(index);
+                    let valid = form
+                        .validate(Some(content), Strictness::Strict)
+                        .map_err(|e| corrupt(index, &e))?;
+                    W::accept(None, &mut progress, index, &valid).map_err(|_| {
+                        StateError::Corrupt(format!(
+                            "the answer to step {} does not parse",
+                            index + 1
+                        ))
+                    })?;
+                }
+                Record::Skipped => {}
+            }
+        }
+        if let Some(pending) = &state.pending {
+            let index = state.done.len();
+            if index >= steps.len() {
+                return Err(StateError::Corrupt(
+                    "a question is pending after the last step".into(),
+                ));
+            }
+            if state.attempts >= steps[index].attempts {
+                return Err(StateError::Corrupt(
+                    "more attempts than the step allows".into(),
+                ));
+            }
+            pending
+                .prepared
+                .apply(W::form(index))
+                .map_err(StateError::Corrupt)?;
+        } else if state.attempts != 0 {
+            return Err(StateError::Corrupt(
+                "attempts counted with no question pending".into(),
+            ));
+        }
+        Ok(Flow {
+            state,
+            progress,
+            strictness: Strictness::Strict,
+            _wizard: PhantomData,
+        })
+    }
+
+    /// The answers so far.
+    pub fn progress(&self) -> &W::Progress {
+        &self.progress
+    }
+
+    fn step_id(index: usize) -> StepId {
+        StepId {
+            index,
+            name: W::STEPS[index].name,
+        }
+    }
+
+    /// The next thing to do: a form to show for `revision`, or the outcome.
+    pub fn poll(&mut self, ctx: &W::Context, revision: Revision) -> Result<Poll<W>, WizardError> {
+        let index = self.state.done.len();
+        match &self.state.end {
+            None => {}
+            Some(End::Completed) => return Err(WizardError::Finished),
+            Some(End::Declined) => return Ok(Poll::Done(Outcome::Declined(Self::step_id(index)))),
+            Some(End::Cancelled) => {
+                return Ok(Poll::Done(Outcome::Cancelled(Self::step_id(index))));
+            }
+            Some(End::Failed { reason }) => {
+                return Ok(Poll::Done(Outcome::Failed {
+                    step: Self::step_id(index),
+                    reason: reason.clone(),
+                }));
+            }
+        }
+        loop {
+            let index = self.state.done.len();
+            if index == W::STEPS.len() {
+                self.state.end = Some(End::Completed);
+                let progress = std::mem::take(&mut self.progress);
+                return match W::finish(progress) {
+                    Some(done) => Ok(Poll::Done(Outcome::Completed(done))),
+                    None => Err(WizardError::State(StateError::Corrupt(
+                        "a required step has no answer".into(),
+                    ))),
+                };
+            }
+            if self.state.pending.is_none() {
+                if W::skip(ctx, &self.progress, index) {
+                    self.state.done.push(Record::Skipped);
+                    continue;
+                }
+                let prepared = W::prepare(ctx, &self.progress, index).unwrap_or_default();
+                self.state.pending = Some(Pending {
+                    reason: None,
+                    prepared,
+                });
+            }
+            return self.request(index, revision).map(Poll::Ask);
+        }
+    }
+
+    fn request(&self, index: usize, revision: Revision) -> Result<Request, WizardError> {
+        let step = Self::step_id(index);
+        let pending = self.state.pending.as_ref().ok_or(WizardError::NotAsked)?;
+        let form = pending
+            .prepared
+            .apply(W::form(index))
+            .map_err(|message| WizardError::Prepare { step, message })?;
+        form.requested_schema(revision)
+            .map_err(WizardError::Schema)?;
+        let base = pending
+            .prepared
+            .message
+            .as_deref()
+            .unwrap_or(W::STEPS[index].message);
+        let message = match &pending.reason {
+            Some(reason) => format!("{reason}\n\n{base}"),
+            None => base.to_owned(),
+        };
+        Ok(Request {
+            step,
+            message,
+            form,
+            revision,
+            attempt: self.state.attempts,
+        })
+    }
+
+    /// Hands the client's answer to the pending question. An invalid or rejected answer
+    /// is not an error: the next [`poll`](Self::poll) asks again with the reason, until
+    /// the step's attempts run out.
+    pub fn answer(
+        &mut self,
+        ctx: &W::Context,
+        action: &str,
+        content: Option<&Value>,
+    ) -> Result<(), WizardError> {
+        if self.state.end.is_some() {
+            return Err(WizardError::Finished);
+        }
+        let index = self.state.done.len();
+        let Some(pending) = &self.state.pending else {
+            return Err(WizardError::NotAsked);
+        };
+        let info = W::STEPS[index];
+        let action = Action::parse(action).map_err(WizardError::Answer)?;
+        match action {
+            Action::Accept => {}
+            Action::Decline if info.optional => {
+                self.advance(Record::Skipped);
+                return Ok(());
+            }
+            Action::Decline => {
+                self.end(End::Declined);
+                return Ok(());
+            }
+            Action::Cancel => {
+                self.end(End::Cancelled);
+                return Ok(());
+            }
+        }
+        let step = Self::step_id(index);
+        let form = pending
+            .prepared
+            .apply(W::form(index))
+            .map_err(|message| WizardError::Prepare { step, message })?;
+        let problem = match form.validate(content, self.strictness) {
+            Ok(valid) => match W::accept(Some(ctx), &mut self.progress, index, &valid) {
+                Ok(()) => {
+                    let record = Record::Answered(valid.into_owned());
+                    self.advance(record);
+                    return Ok(());
+                }
+                Err(Rejection::Check(reason)) => reason,
+                Err(Rejection::Parse(e)) => format!("the answer could not be read: {e}"),
+            },
+            Err(ContentError::Invalid(errors)) => errors.to_string(),
+            Err(e @ ContentError::NotAnObject { .. }) => e.to_string(),
+        };
+        self.state.attempts += 1;
+        if self.state.attempts >= info.attempts {
+            self.end(End::Failed { reason: problem });
+        } else if let Some(pending) = &mut self.state.pending {
+            pending.reason = Some(problem);
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, end: End) {
+        self.state.pending = None;
+        self.state.attempts = 0;
+        self.state.end = Some(end);
+    }
+
+    fn advance(&mut self, record: Record) {
+        self.state.done.push(record);
+        self.state.pending = None;
+        self.state.attempts = 0;
+    }
+}
+
+fn corrupt(index: usize, e: &ContentError) -> StateError {
+    StateError::Corrupt(format!("the answer to step {} is invalid: {e}", index + 1))
+}

@@ -1,0 +1,148 @@
+//! The cinema ticket wizard: a date (sold-out dates are asked again), a seat among
+//! the free ones for that date, snacks, and a popcorn size only if popcorn was wanted.
+
+use std::collections::BTreeMap;
+
+use elicit_core::wizard::Prepared;
+use elicit_core::{Choice, Elicit, Wizard};
+use serde::Deserialize;
+
+use crate::forms::Size;
+
+/// The server side: which seats are free on which date.
+#[derive(Clone, Debug, Default)]
+pub struct Cinema {
+    free_seats: BTreeMap<String, Vec<String>>,
+}
+
+impl Cinema {
+    /// The demo inventory: 2025-02-01 is sold out, 2025-02-03 and 2025-02-04 have seats.
+    pub fn demo() -> Cinema {
+        let mut cinema = Cinema::default();
+        cinema.add_show("2025-02-01", &[]);
+        cinema.add_show("2025-02-03", &["A1", "A2", "B4"]);
+        cinema.add_show("2025-02-04", &["C1"]);
+        cinema
+    }
+
+    /// Adds a show with its free seats.
+    pub fn add_show(&mut self, date: &str, seats: &[&str]) {
+        self.free_seats.insert(
+            date.to_owned(),
+            seats.iter().map(|s| (*s).to_owned()).collect(),
+        );
+    }
+
+    /// The free seats on `date` (`None` when there is no show).
+    pub fn free_seats(&self, date: &str) -> Option<&[String]> {
+        self.free_seats.get(date).map(Vec::as_slice)
+    }
+
+    /// The dates with at least one free seat.
+    pub fn open_dates(&self) -> impl Iterator<Item = &str> {
+        self.free_seats
+            .iter()
+            .filter(|(_, seats)| !seats.is_empty())
+            .map(|(date, _)| date.as_str())
+    }
+}
+
+/// Step 1: the date.
+#[derive(Debug, Clone, Elicit, Deserialize, PartialEq)]
+pub struct ShowDate {
+    /// The day of the show.
+    #[elicit(title = "Date", format = "date")]
+    pub date: String,
+}
+
+/// Step 2: the seat, offered among the free seats of the chosen date.
+#[derive(Debug, Clone, Elicit, Deserialize, PartialEq)]
+pub struct SeatChoice {
+    /// Row letter and seat number.
+    #[elicit(title = "Seat")]
+    pub seat: String,
+}
+
+/// Drinks on offer.
+#[derive(Debug, Clone, Copy, Elicit, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Drink {
+    /// Water.
+    Water,
+    /// Cola.
+    Cola,
+}
+
+/// Step 3: snacks.
+#[derive(Debug, Clone, Elicit, Deserialize, PartialEq)]
+pub struct Snacks {
+    /// Whether to add popcorn.
+    #[elicit(title = "Popcorn?", default = false)]
+    pub popcorn: bool,
+    /// Something to drink.
+    #[elicit(title = "Drink")]
+    pub drink: Option<Drink>,
+}
+
+/// Step 4: the popcorn size, asked only when popcorn was wanted.
+#[derive(Debug, Clone, Elicit, Deserialize, PartialEq)]
+pub struct PopcornSize {
+    /// Bucket size.
+    #[elicit(title = "Size")]
+    pub size: Size,
+}
+
+/// The whole order, asked step by step.
+#[derive(Debug, Wizard)]
+#[wizard(context = Cinema)]
+pub struct TicketOrder {
+    /// When.
+    #[step(message = "Which day would you like to go?", check = date_has_seats)]
+    pub date: ShowDate,
+    /// Where to sit.
+    #[step(message = "Pick a seat", prepare = free_seats)]
+    pub seat: SeatChoice,
+    /// What to eat.
+    #[step(message = "Anything to eat?")]
+    pub snacks: Snacks,
+    /// Popcorn size; `None` when no popcorn or the user declined.
+    #[step(message = "Which size?", skip_if = no_popcorn)]
+    pub size: Option<PopcornSize>,
+}
+
+fn date_has_seats(
+    cinema: &Cinema,
+    _: &TicketOrderProgress,
+    answer: &ShowDate,
+) -> Result<(), String> {
+    let open: Vec<&str> = cinema.open_dates().collect();
+    match cinema.free_seats(&answer.date) {
+        None => Err(format!(
+            "There is no show on {}. Shows with free seats: {}.",
+            answer.date,
+            open.join(", ")
+        )),
+        Some([]) => Err(format!(
+            "No seats left on {} — pick another day ({} still have seats).",
+            answer.date,
+            open.join(", ")
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+fn free_seats(cinema: &Cinema, progress: &TicketOrderProgress) -> Prepared {
+    let date = progress
+        .date
+        .as_ref()
+        .map(|d| d.date.as_str())
+        .unwrap_or_default();
+    let seats = cinema.free_seats(date).unwrap_or_default();
+    Prepared::new()
+        .message(format!("Pick a seat for {date}"))
+        .options("seat", seats.iter().map(|s| Choice::owned(s.clone(), None)))
+}
+
+fn no_popcorn(_: &Cinema, progress: &TicketOrderProgress) -> bool {
+    !progress.snacks.as_ref().is_some_and(|s| s.popcorn)
+}

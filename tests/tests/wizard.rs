@@ -1,0 +1,352 @@
+//! The ticket wizard walked down every path, with its state saved and restored
+//! between every pair of steps.
+
+use elicit_core::Revision;
+use elicit_core::wizard::{Flow, Outcome, Poll, StateError, WizardError, WizardState};
+use elicit_examples::forms::Size;
+use elicit_examples::ticket::{Cinema, TicketOrder};
+use serde_json::{Value, json};
+
+type Answer = (&'static str, Option<Value>);
+
+fn accept(v: Value) -> Answer {
+    ("accept", Some(v))
+}
+
+struct Run {
+    /// (step name, message, requestedSchema) of every request, in order.
+    asked: Vec<(String, String, Value)>,
+    outcome: Outcome<TicketOrder>,
+}
+
+/// Drives the wizard with `answers`; with `roundtrip`, the state goes through JSON
+/// text and `Flow::restore` before every answer.
+fn drive(answers: &[Answer], roundtrip: bool, revision: Revision) -> Run {
+    let cinema = Cinema::demo();
+    let mut flow = Flow::<TicketOrder>::new();
+    let mut asked = Vec::new();
+    let mut answers = answers.iter();
+    loop {
+        match flow.poll(&cinema, revision).expect("poll") {
+            Poll::Done(outcome) => {
+                assert!(answers.next().is_none(), "answers left over");
+                return Run { asked, outcome };
+            }
+            Poll::Ask(request) => {
+                asked.push((
+                    request.step().name.to_owned(),
+                    request.message().to_owned(),
+                    serde_json::to_value(request.requested_schema()).unwrap(),
+                ));
+                if roundtrip {
+                    let text = serde_json::to_string(flow.state()).unwrap();
+                    let state: WizardState = serde_json::from_str(&text).unwrap();
+                    flow = Flow::restore(state).expect("restore");
+                }
+                let (action, content) =
+                    answers.next().expect("the wizard asked more than expected");
+                flow.answer(&cinema, action, content.as_ref())
+                    .expect("answer");
+            }
+        }
+    }
+}
+
+fn both(answers: &[Answer]) -> Run {
+    let plain = drive(answers, false, Revision::V2025_11_25);
+    let restored = drive(answers, true, Revision::V2025_11_25);
+    assert_eq!(plain.asked, restored.asked, "a restored flow asks the same");
+    assert_eq!(
+        format!("{:?}", plain.outcome),
+        format!("{:?}", restored.outcome)
+    );
+    plain
+}
+
+fn names(run: &Run) -> Vec<&str> {
+    run.asked.iter().map(|(n, _, _)| n.as_str()).collect()
+}
+
+#[test]
+fn happy_path_with_popcorn() {
+    let run = both(&[
+        accept(json!({"date": "2025-02-03"})),
+        accept(json!({"seat": "A2"})),
+        accept(json!({"popcorn": true, "drink": "cola"})),
+        accept(json!({"size": "Large"})),
+    ]);
+    assert_eq!(names(&run), ["date", "seat", "snacks", "size"]);
+    let Outcome::Completed(order) = run.outcome else {
+        panic!("not completed: {:?}", run.outcome)
+    };
+    assert_eq!(order.date.date, "2025-02-03");
+    assert_eq!(order.seat.seat, "A2");
+    assert!(order.snacks.popcorn);
+    assert_eq!(order.size.map(|s| s.size), Some(Size::Large));
+}
+
+#[test]
+fn seat_step_offers_the_free_seats_of_the_chosen_date() {
+    let run = drive(
+        &[accept(json!({"date": "2025-02-04"})), ("cancel", None)],
+        false,
+        Revision::V2025_06_18,
+    );
+    let (_, message, schema) = &run.asked[1];
+    assert_eq!(message, "Pick a seat for 2025-02-04");
+    assert_eq!(
+        schema,
+        &json!({
+            "type": "object",
+            "properties": {"seat": {
+                "type": "string", "title": "Seat",
+                "description": "Row letter and seat number.", "enum": ["C1"]
+            }},
+            "required": ["seat"]
+        })
+    );
+}
+
+#[test]
+fn no_popcorn_skips_the_size_step() {
+    let run = both(&[
+        accept(json!({"date": "2025-02-03"})),
+        accept(json!({"seat": "B4"})),
+        accept(json!({})),
+    ]);
+    assert_eq!(names(&run), ["date", "seat", "snacks"]);
+    let Outcome::Completed(order) = run.outcome else {
+        panic!("{:?}", run.outcome)
+    };
+    assert!(
+        !order.snacks.popcorn,
+        "the default fills the missing checkbox"
+    );
+    assert!(order.size.is_none());
+}
+
+#[test]
+fn sold_out_date_is_asked_again_with_the_reason() {
+    let run = both(&[
+        accept(json!({"date": "2025-02-01"})),
+        accept(json!({"date": "2025-02-03"})),
+        accept(json!({"seat": "A1"})),
+        accept(json!({"popcorn": false})),
+    ]);
+    assert_eq!(names(&run), ["date", "date", "seat", "snacks"]);
+    let message = &run.asked[1].1;
+    assert!(
+        message.starts_with("No seats left on 2025-02-01 — pick another day"),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("Which day would you like to go?"),
+        "{message}"
+    );
+    assert!(matches!(run.outcome, Outcome::Completed(_)));
+}
+
+#[test]
+fn invalid_answer_is_asked_again_with_the_validation_message() {
+    let run = both(&[
+        accept(json!({"date": "Feb 3"})),
+        accept(json!({"date": "2025-02-03"})),
+        ("cancel", None),
+    ]);
+    assert!(
+        run.asked[1]
+            .1
+            .starts_with("Date: not a date in the form YYYY-MM-DD"),
+        "{}",
+        run.asked[1].1
+    );
+    assert!(matches!(run.outcome, Outcome::Cancelled(s) if s.name == "seat" && s.index == 1));
+}
+
+#[test]
+fn a_seat_that_was_not_offered_is_refused() {
+    let run = both(&[
+        accept(json!({"date": "2025-02-04"})),
+        accept(json!({"seat": "A1"})),
+        accept(json!({"seat": "C1"})),
+        ("decline", None),
+    ]);
+    assert_eq!(names(&run), ["date", "seat", "seat", "snacks"]);
+    assert!(
+        run.asked[2]
+            .1
+            .starts_with("Seat: \"A1\" is not one of the options"),
+        "{}",
+        run.asked[2].1
+    );
+    assert!(matches!(run.outcome, Outcome::Declined(s) if s.name == "snacks"));
+}
+
+#[test]
+fn attempts_run_out() {
+    let run = both(&[
+        accept(json!({"date": "2025-02-01"})),
+        accept(json!({"date": "2030-01-01"})),
+        accept(json!({"date": "2025-02-01"})),
+    ]);
+    assert_eq!(run.asked.len(), 3);
+    match run.outcome {
+        Outcome::Failed { step, reason } => {
+            assert_eq!((step.index, step.name), (0, "date"));
+            assert!(
+                reason.starts_with("No seats left on 2025-02-01"),
+                "{reason}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn decline_and_cancel_at_every_step() {
+    let prefix = [
+        accept(json!({"date": "2025-02-03"})),
+        accept(json!({"seat": "A1"})),
+        accept(json!({"popcorn": true})),
+    ];
+    for step in 0..4 {
+        for action in ["decline", "cancel"] {
+            let mut answers: Vec<Answer> = prefix[..step].to_vec();
+            answers.push((action, None));
+            let run = both(&answers);
+            match (&run.outcome, action, step) {
+                // Declining the optional size step skips it: the order completes.
+                (Outcome::Completed(order), "decline", 3) => assert!(order.size.is_none()),
+                (Outcome::Declined(s), "decline", _) => assert_eq!(s.index, step),
+                (Outcome::Cancelled(s), "cancel", _) => assert_eq!(s.index, step),
+                (other, _, _) => panic!("{action} at step {step}: {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn unknown_action_is_an_error_and_the_question_stays() {
+    let cinema = Cinema::demo();
+    let mut flow = Flow::<TicketOrder>::new();
+    assert!(matches!(
+        flow.poll(&cinema, Revision::V2025_11_25),
+        Ok(Poll::Ask(_))
+    ));
+    let err = flow.answer(&cinema, "reject", None).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("\"accept\", \"decline\" or \"cancel\"")
+    );
+    assert!(
+        matches!(flow.poll(&cinema, Revision::V2025_11_25), Ok(Poll::Ask(r)) if r.step().index == 0)
+    );
+}
+
+#[test]
+fn answer_before_poll_and_after_the_end_are_errors() {
+    let cinema = Cinema::demo();
+    let mut flow = Flow::<TicketOrder>::new();
+    assert!(matches!(
+        flow.answer(&cinema, "accept", None),
+        Err(WizardError::NotAsked)
+    ));
+    flow.poll(&cinema, Revision::V2025_11_25).unwrap();
+    flow.answer(&cinema, "cancel", None).unwrap();
+    assert!(matches!(
+        flow.poll(&cinema, Revision::V2025_11_25),
+        Ok(Poll::Done(Outcome::Cancelled(_)))
+    ));
+    assert!(matches!(
+        flow.answer(&cinema, "accept", None),
+        Err(WizardError::Finished)
+    ));
+}
+
+fn state_after_date() -> Value {
+    let cinema = Cinema::demo();
+    let mut flow = Flow::<TicketOrder>::new();
+    flow.poll(&cinema, Revision::V2025_11_25).unwrap();
+    flow.answer(&cinema, "accept", Some(&json!({"date": "2025-02-03"})))
+        .unwrap();
+    flow.poll(&cinema, Revision::V2025_11_25).unwrap();
+    serde_json::to_value(flow.state()).unwrap()
+}
+
+fn restore(state: Value) -> Result<Flow<TicketOrder>, StateError> {
+    match serde_json::from_value::<WizardState>(state) {
+        Ok(state) => Flow::restore(state),
+        Err(e) => Err(StateError::Corrupt(e.to_string())),
+    }
+}
+
+#[test]
+fn saved_state_carries_version_answers_and_offered_choices() {
+    let state = state_after_date();
+    assert_eq!(state["v"], 1);
+    assert_eq!(state["done"][0]["answered"], json!({"date": "2025-02-03"}));
+    assert!(state["pending"]["prepared"].to_string().contains("A1"));
+    assert!(restore(state).is_ok());
+}
+
+#[test]
+fn tampered_or_foreign_state_is_a_typed_error() {
+    let good = state_after_date();
+    let mut cases: Vec<(Value, &str)> = Vec::new();
+    let mut v = good.clone();
+    v["v"] = json!(2);
+    cases.push((v, "format version 2"));
+    let mut v = good.clone();
+    v["wizard"] = json!("other::Wizard");
+    cases.push((v, "another wizard"));
+    let mut v = good.clone();
+    v["done"][0]["answered"] = json!({"date": "not a date"});
+    cases.push((v, "step 1 is invalid"));
+    let mut v = good.clone();
+    v["done"] = json!(["skipped", "skipped", "skipped", "skipped", "skipped"]);
+    cases.push((v, "more steps"));
+    let mut v = good.clone();
+    v["attempts"] = json!(7);
+    cases.push((v, "more attempts"));
+    let mut v = good.clone();
+    v["pending"]["prepared"]["options"] = json!([["nope", [["X", null]]]]);
+    cases.push((v, "no field `nope`"));
+    let mut v = good.clone();
+    v["done"] = json!("garbage");
+    cases.push((v, "invalid"));
+    for (state, expected) in cases {
+        let err = restore(state.clone())
+            .err()
+            .unwrap_or_else(|| panic!("accepted {state}"));
+        assert!(
+            err.to_string().contains(expected),
+            "{err} (wanted {expected:?})"
+        );
+    }
+}
+
+#[test]
+fn a_forged_completed_state_with_skipped_required_steps_fails_cleanly() {
+    let mut v = state_after_date();
+    v["done"] = json!(["skipped", "skipped", "skipped", "skipped"]);
+    v["end"] = json!("completed");
+    v.as_object_mut().unwrap().remove("pending");
+    let mut flow = restore(v).unwrap();
+    assert!(matches!(
+        flow.poll(&Cinema::demo(), Revision::V2025_11_25),
+        Err(WizardError::Finished)
+    ));
+}
+
+#[test]
+fn a_forged_open_state_with_skipped_required_steps_fails_cleanly() {
+    let mut v = state_after_date();
+    v["done"] = json!(["skipped", "skipped", "skipped"]);
+    v.as_object_mut().unwrap().remove("pending");
+    let mut flow = restore(v).unwrap();
+    // The size step is skipped (no popcorn answer), and the order has no date.
+    assert!(matches!(
+        flow.poll(&Cinema::demo(), Revision::V2025_11_25),
+        Err(WizardError::State(_))
+    ));
+}
