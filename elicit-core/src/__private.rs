@@ -166,47 +166,51 @@ impl<T: Options, S> MultiSelectField for std::collections::HashSet<T, S> {}
 )]
 pub trait SelectField {}
 
-macro_rules! default_kind {
-    ($($(#[$m:meta])* $tr:ident: [$($t:ty),*];)*) => {$(
-        $(#[$m])*
-        pub trait $tr {}
-        $(impl $tr for $t {})*
-        impl<T: $tr> $tr for Option<T> {}
-    )*};
-}
+#[diagnostic::on_unimplemented(
+    message = "a text default cannot be the default of a `{Self}` field",
+    label = "default of the wrong type",
+    note = "text defaults (\"...\") fit `String` fields and enum fields (the wire value of a variant)"
+)]
+pub trait StrDefault {}
+impl StrDefault for String {}
+impl<T: StrDefault> StrDefault for Option<T> {}
 
-default_kind! {
-    #[diagnostic::on_unimplemented(
-        message = "a text default cannot be the default of a `{Self}` field",
-        label = "default of the wrong type",
-        note = "text defaults (\"...\") fit `String` fields and enum fields (the wire value of a variant)"
-    )]
-    StrDefault: [String];
-    #[diagnostic::on_unimplemented(
-        message = "`true`/`false` cannot be the default of a `{Self}` field",
-        label = "default of the wrong type",
-        note = "`true`/`false` defaults fit `bool` fields only"
-    )]
-    BoolDefault: [bool];
-    #[diagnostic::on_unimplemented(
-        message = "a number cannot be the default of a `{Self}` field",
-        label = "default of the wrong type",
-        note = "number defaults fit integer, `f32` and `f64` fields only"
-    )]
-    IntDefault: [f32, f64];
-    #[diagnostic::on_unimplemented(
-        message = "a fractional number cannot be the default of a `{Self}` field",
-        label = "default of the wrong type",
-        note = "fractional defaults fit `f32` and `f64` fields only; an integer field needs a whole number"
-    )]
-    FloatDefault: [f32, f64];
-    #[diagnostic::on_unimplemented(
-        message = "a list cannot be the default of a `{Self}` field",
-        label = "default of the wrong type",
-        note = "list defaults ([\"a\", \"b\"]) fit multi-selects only: a `Vec`, `BTreeSet` or `HashSet` of a unit enum deriving `Elicit`"
-    )]
-    ListDefault: [];
-}
+#[diagnostic::on_unimplemented(
+    message = "`true`/`false` cannot be the default of a `{Self}` field",
+    label = "default of the wrong type",
+    note = "`true`/`false` defaults fit `bool` fields only"
+)]
+pub trait BoolDefault {}
+impl BoolDefault for bool {}
+impl<T: BoolDefault> BoolDefault for Option<T> {}
+
+#[diagnostic::on_unimplemented(
+    message = "a number cannot be the default of a `{Self}` field",
+    label = "default of the wrong type",
+    note = "number defaults fit integer, `f32` and `f64` fields only"
+)]
+pub trait IntDefault {}
+impl IntDefault for f32 {}
+impl IntDefault for f64 {}
+impl<T: IntDefault> IntDefault for Option<T> {}
+
+#[diagnostic::on_unimplemented(
+    message = "a fractional number cannot be the default of a `{Self}` field",
+    label = "default of the wrong type",
+    note = "fractional defaults fit `f32` and `f64` fields only; an integer field needs a whole number"
+)]
+pub trait FloatDefault {}
+impl FloatDefault for f32 {}
+impl FloatDefault for f64 {}
+impl<T: FloatDefault> FloatDefault for Option<T> {}
+
+#[diagnostic::on_unimplemented(
+    message = "a list cannot be the default of a `{Self}` field",
+    label = "default of the wrong type",
+    note = "list defaults ([\"a\", \"b\"]) fit multi-selects only: a `Vec`, `BTreeSet` or `HashSet` of a unit enum deriving `Elicit`"
+)]
+pub trait ListDefault {}
+impl<T: ListDefault> ListDefault for Option<T> {}
 impl<T: Options> ListDefault for Vec<T> {}
 impl<T: Options> ListDefault for std::collections::BTreeSet<T> {}
 impl<T: Options, S> ListDefault for std::collections::HashSet<T, S> {}

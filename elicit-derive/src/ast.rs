@@ -61,6 +61,8 @@ impl<'a> Input<'a> {
                 input.generics.span(),
                 "`Elicit` cannot be derived for a generic type: a form is one concrete, flat shape",
             );
+            // No impl at all: a stub without the parameters would add errors of its own.
+            return Input::Invalid;
         }
         match &input.data {
             Data::Struct(data) => match &data.fields {
@@ -84,7 +86,7 @@ impl<'a> Input<'a> {
                         };
                         let rust_name = unraw(ident);
                         let (wire, wire_span) = match (&member.rename, serde.rename_all) {
-                            (Some(name), _) => (name.clone(), field.span()),
+                            (Some((name, span)), _) => (name.clone(), *span),
                             (None, Some(rule)) => (rule.apply_to_field(&rust_name), ident.span()),
                             (None, None) => (rust_name.clone(), ident.span()),
                         };
@@ -140,7 +142,7 @@ impl<'a> Input<'a> {
                     }
                     let name = unraw(&variant.ident);
                     let wire = match (member.rename, serde.rename_all) {
-                        (Some(name), _) => name,
+                        (Some((name, _)), _) => name,
                         (None, Some(rule)) => rule.apply_to_variant(&name),
                         (None, None) => name,
                     };

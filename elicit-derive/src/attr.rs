@@ -87,7 +87,8 @@ pub struct SerdeContainer {
 /// The serde attributes of a field or variant that change what `Deserialize` reads.
 #[derive(Default)]
 pub struct SerdeMember {
-    pub rename: Option<String>,
+    /// The name `Deserialize` reads, with the span of the attribute that sets it.
+    pub rename: Option<(String, Span)>,
     pub skip: bool,
     pub default: bool,
     pub flatten: Option<Span>,
@@ -577,7 +578,11 @@ impl SerdeMember {
             let path = meta.path();
             if path.is_ident("rename") {
                 if let Some(name) = deserialize_name(&meta) {
-                    out.rename = Some(name);
+                    let span = match &meta {
+                        Meta::NameValue(nv) => nv.value.span(),
+                        other => other.span(),
+                    };
+                    out.rename = Some((name, span));
                 }
             } else if path.is_ident("skip") || path.is_ident("skip_deserializing") {
                 out.skip = true;

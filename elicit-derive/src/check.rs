@@ -73,10 +73,10 @@ pub fn options(cx: &mut Ctxt, options: &Options, had_variants: bool) {
     }
 }
 
-/// Shapes that can never be a form field are refused by their syntax; everything
-/// else is left to the type checker (`FormField`).
-fn field_type(cx: &mut Ctxt, ty: &Type) {
-    let what = match ty {
+/// Shapes that can never be a form field, told apart by their syntax alone; every
+/// other type is left to the type checker (`FormField`).
+pub fn rejected_shape(ty: &Type) -> Option<&'static str> {
+    Some(match ty {
         Type::Array(_) => "an array",
         Type::Slice(_) => "a slice",
         Type::Tuple(t) if t.elems.is_empty() => "the unit type `()`",
@@ -85,16 +85,21 @@ fn field_type(cx: &mut Ctxt, ty: &Type) {
         Type::Ptr(_) => "a raw pointer",
         Type::BareFn(_) => "a function pointer",
         Type::TraitObject(_) | Type::ImplTrait(_) => "a trait object",
-        Type::Paren(p) => return field_type(cx, &p.elem),
-        Type::Group(g) => return field_type(cx, &g.elem),
-        _ => return,
-    };
-    cx.error(
-        ty.span(),
-        format!(
-            "{what} cannot be a form field: MCP forms are flat; a field is one text, number, boolean or enum value, and the only list is a multi-select of an enum (`Vec<MyEnum>`)"
-        ),
-    );
+        Type::Paren(p) => return rejected_shape(&p.elem),
+        Type::Group(g) => return rejected_shape(&g.elem),
+        _ => return None,
+    })
+}
+
+fn field_type(cx: &mut Ctxt, ty: &Type) {
+    if let Some(what) = rejected_shape(ty) {
+        cx.push(syn::Error::new_spanned(
+            ty,
+            format!(
+                "{what} cannot be a form field: MCP forms are flat; a field is one text, number, boolean or enum value, and the only list is a multi-select of an enum (`Vec<MyEnum>`)"
+            ),
+        ));
+    }
 }
 
 const SECRET_WORDS: [&str; 9] = [

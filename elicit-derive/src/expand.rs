@@ -38,7 +38,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
 }
 
 /// Re-spans every token, so a type error lands on the attribute that caused it.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+pub fn respan(tokens: TokenStream, span: Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|mut tt| {
@@ -238,7 +238,13 @@ fn form_stub(form: &Form) -> TokenStream {
 fn field_checks(form: &Form) -> TokenStream {
     let mut checks = TokenStream::new();
     let p = quote!(::elicit_core::__private);
-    for field in &form.fields {
+    // A type refused by its syntax already has its error; judging it again would
+    // only repeat it.
+    for field in form
+        .fields
+        .iter()
+        .filter(|f| check::rejected_shape(f.ty).is_none())
+    {
         let a = &field.attrs;
         let ty = field.ty.to_token_stream();
         let ff = form_field(field);
@@ -292,11 +298,15 @@ fn field_checks(form: &Form) -> TokenStream {
         let mut value_check = |n: &Number, span: Span| match *n {
             Number::Int(v) => {
                 let v = int_tokens(v, span);
-                body.extend(quote_spanned!(span=> #p::check_int_fits(_shape, #v);));
+                body.extend(
+                    quote_spanned!(span=> ::elicit_core::__private::check_int_fits(_shape, #v);),
+                );
             }
             Number::Float(v) => {
                 let v = float_tokens(v, span);
-                body.extend(quote_spanned!(span=> #p::check_float_fits(_shape, #v);));
+                body.extend(
+                    quote_spanned!(span=> ::elicit_core::__private::check_float_fits(_shape, #v);),
+                );
             }
         };
         for n in [&a.minimum, &a.maximum].into_iter().flatten() {
@@ -305,12 +315,12 @@ fn field_checks(form: &Form) -> TokenStream {
         if let Some(d) = &a.default {
             match &d.value {
                 DefaultValue::Number(n) => value_check(n, d.span),
-                DefaultValue::Str(s) => {
-                    body.extend(quote_spanned!(d.span=> #p::check_choice(_shape, #s);))
-                }
+                DefaultValue::Str(s) => body.extend(
+                    quote_spanned!(d.span=> ::elicit_core::__private::check_choice(_shape, #s);),
+                ),
                 DefaultValue::List(items) => {
                     for (s, span) in items {
-                        body.extend(quote_spanned!(*span=> #p::check_choice(_shape, #s);));
+                        body.extend(quote_spanned!(*span=> ::elicit_core::__private::check_choice(_shape, #s);));
                     }
                 }
                 DefaultValue::Bool(_) => {}

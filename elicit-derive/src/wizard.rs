@@ -111,6 +111,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                         skip_if: None,
                         attempts: None,
                     };
+                    let mut message_given = false;
                     each_key(&mut cx, &field.attrs, "step", |cx, name, key, value| {
                         let Some(expr) = needs_value(cx, name, key, value) else {
                             return;
@@ -118,6 +119,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                         match name {
                             // #[step(message = "Which day would you like to go?")]
                             "message" => {
+                                message_given = true;
                                 if let Some(m) = lit_str(cx, &expr, name) {
                                     set(cx, &mut step.message, name, key, m);
                                 }
@@ -145,7 +147,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                             ),
                         }
                     });
-                    if step.message.is_none() {
+                    if !message_given {
                         cx.error(
                             field_ident.span(),
                             format!("step `{field_ident}` needs a message: add `#[step(message = \"...\")]`, the question shown above its form"),
@@ -167,8 +169,17 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             "`Wizard` is derived for a struct with named fields, one per step",
         ),
     }
+    // rustc reports a field declared twice itself; expanding would only repeat it.
+    let duplicate = steps
+        .iter()
+        .enumerate()
+        .any(|(i, s)| steps[..i].iter().any(|t| t.ident == s.ident));
     let errors = std::mem::take(&mut cx).into_compile_errors();
-    if !errors.is_empty() {
+    if !errors.is_empty() || duplicate {
+        if !input.generics.params.is_empty() {
+            // A stub without the parameters would add errors of its own.
+            return errors;
+        }
         return quote! {
             #errors
             #[automatically_derived]

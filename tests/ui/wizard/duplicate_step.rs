@@ -1,0 +1,23 @@
+use elicit_core::{Elicit, Wizard};
+use serde::Deserialize;
+
+#[derive(Elicit, Deserialize)]
+struct ShowDate {
+    #[elicit(format = "date")]
+    date: String,
+}
+
+#[derive(Elicit, Deserialize)]
+struct Seat {
+    seat: String,
+}
+
+#[derive(Wizard)]
+struct Order {
+    #[step(message = "Which day?")]
+    date: ShowDate,
+    #[step(message = "Which day, again?")]
+    date: ShowDate,
+}
+
+fn main() {}
