@@ -1,0 +1,217 @@
+//! The code `#[derive(Elicit)]` generates names only absolute paths: it compiles in a
+//! module that shadows the prelude's `Option`, `Some`, `None`, `Result`, `Ok`, `Err`,
+//! `String`, `Vec`, `Box` and `Default` (and the crate names `core`, `std`, `serde`,
+//! `serde_json`, `elicit_core`), and in a `#![no_implicit_prelude]` module.
+#![deny(warnings)]
+
+/// Local items named like the prelude's, in scope for the derive's expansion. Lints
+/// are allowed on the shadowing items only, so a warning in generated code still fails.
+mod shadowed {
+    use ::elicit_core::Elicit;
+    use ::serde::Deserialize;
+
+    #[allow(dead_code)]
+    pub struct Option;
+    #[allow(dead_code)]
+    pub struct Result;
+    #[allow(dead_code)]
+    pub struct String;
+    #[allow(dead_code)]
+    pub struct Vec;
+    #[allow(dead_code)]
+    pub struct Box;
+    #[allow(dead_code)]
+    pub struct Default;
+    #[allow(dead_code, non_snake_case)]
+    pub fn Some() {}
+    #[allow(dead_code, non_snake_case)]
+    pub fn Ok() {}
+    #[allow(dead_code, non_snake_case)]
+    pub fn Err() {}
+    #[allow(dead_code, non_upper_case_globals)]
+    pub const None: () = ();
+    pub mod core {}
+    pub mod std {}
+    pub mod serde_json {}
+    pub mod serde {}
+    pub mod elicit_core {}
+    #[allow(unused_macros)]
+    macro_rules! panic {
+        ($($t:tt)*) => {
+            compile_error!("the derive used an unqualified `panic!`")
+        };
+    }
+    #[allow(unused_macros)]
+    macro_rules! unreachable {
+        ($($t:tt)*) => {
+            compile_error!("the derive used an unqualified `unreachable!`")
+        };
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Elicit, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Flavor {
+        #[elicit(title = "Vanilla")]
+        Vanilla,
+        Chocolate,
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Elicit, Deserialize)]
+    pub enum Cone {
+        Waffle,
+        Cup,
+    }
+
+    #[derive(Debug, Elicit, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    pub struct Order {
+        /// Who orders.
+        #[elicit(title = "Name", min_length = 1, max_length = 20, default = "Ada")]
+        pub customer_name: ::std::string::String,
+        #[elicit(format = "email")]
+        pub email: ::core::option::Option<::std::string::String>,
+        #[elicit(minimum = -3, maximum = 3, default = 0)]
+        pub scoops: i8,
+        #[elicit(minimum = 0.5, maximum = 9.5, default = 1.5)]
+        pub weight: f64,
+        #[elicit(default = true)]
+        pub sprinkles: bool,
+        #[elicit(default = "chocolate")]
+        pub flavor: Flavor,
+        pub cone: ::core::option::Option<Cone>,
+        #[elicit(min_items = 1, max_items = 2, default = ["vanilla"])]
+        pub extras: ::std::vec::Vec<Flavor>,
+        pub cones: ::std::collections::BTreeSet<Cone>,
+    }
+}
+
+/// The same forms with no prelude at all.
+mod bare {
+    #![no_implicit_prelude]
+
+    #[derive(
+        ::core::fmt::Debug,
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::elicit_core::Elicit,
+        ::serde::Deserialize,
+    )]
+    pub enum Size {
+        #[elicit(title = "Small (S)")]
+        Small,
+        Large,
+    }
+
+    #[derive(::core::fmt::Debug, ::elicit_core::Elicit, ::serde::Deserialize)]
+    #[allow(dead_code)]
+    pub struct Plain {
+        #[elicit(title = "Note", max_length = 10, default = "hi")]
+        pub note: ::std::string::String,
+        #[elicit(minimum = 1, maximum = 4)]
+        pub count: u8,
+        pub ratio: ::core::option::Option<f32>,
+        #[elicit(default = false)]
+        pub ok: bool,
+        #[elicit(default = "Large")]
+        pub size: Size,
+        #[elicit(max_items = 1, default = ["Small"])]
+        pub sizes: ::std::collections::HashSet<Size>,
+    }
+}
+
+use elicit_core::{Elicit, Elicitation, Options, Revision};
+use serde_json::json;
+
+#[test]
+fn shadowed_prelude_form_is_right() {
+    use shadowed::{Cone, Flavor, Order};
+    assert_eq!(Order::MIN_REVISION, Revision::V2025_11_25);
+    assert!(Order::requested_schema(Revision::V2025_06_18).is_err());
+    let schema = Order::requested_schema(Revision::V2025_11_25)
+        .unwrap()
+        .to_value();
+    assert_eq!(
+        schema,
+        json!({
+            "type": "object",
+            "properties": {
+                "customerName": {"type": "string", "title": "Name", "description": "Who orders.",
+                                 "minLength": 1, "maxLength": 20, "default": "Ada"},
+                "email": {"type": "string", "format": "email"},
+                "scoops": {"type": "integer", "minimum": -3, "maximum": 3, "default": 0},
+                "weight": {"type": "number", "minimum": 0.5, "maximum": 9.5, "default": 1.5},
+                "sprinkles": {"type": "boolean", "default": true},
+                "flavor": {"type": "string", "oneOf": [
+                    {"const": "vanilla", "title": "Vanilla"},
+                    {"const": "chocolate", "title": "chocolate"}
+                ], "default": "chocolate"},
+                "cone": {"type": "string", "enum": ["Waffle", "Cup"]},
+                "extras": {"type": "array", "minItems": 1, "maxItems": 2,
+                           "items": {"anyOf": [
+                               {"const": "vanilla", "title": "Vanilla"},
+                               {"const": "chocolate", "title": "chocolate"}
+                           ]},
+                           "default": ["vanilla"]},
+                "cones": {"type": "array", "items": {"type": "string", "enum": ["Waffle", "Cup"]}}
+            },
+            "required": ["cones"]
+        })
+    );
+    let answer = json!({"cones": ["Cup"], "cone": "Waffle", "scoops": 2});
+    let Elicitation::Accept(order) =
+        Elicitation::<Order>::from_result("accept", Some(&answer)).unwrap()
+    else {
+        panic!("not accepted");
+    };
+    assert_eq!(order.customer_name, "Ada");
+    assert_eq!(order.scoops, 2);
+    assert_eq!(order.flavor, Flavor::Chocolate);
+    assert_eq!(order.cone, Some(Cone::Waffle));
+    assert_eq!(order.extras, vec![Flavor::Vanilla]);
+    assert_eq!(order.cones.into_iter().collect::<Vec<_>>(), [Cone::Cup]);
+    assert_eq!(Flavor::CHOICES.len(), 2);
+}
+
+#[test]
+fn no_implicit_prelude_form_is_right() {
+    use bare::{Plain, Size};
+    let schema = Plain::requested_schema(Revision::V2026_07_28)
+        .unwrap()
+        .to_value();
+    assert_eq!(
+        schema,
+        json!({
+            "type": "object",
+            "properties": {
+                "note": {"type": "string", "title": "Note", "maxLength": 10, "default": "hi"},
+                "count": {"type": "integer", "minimum": 1, "maximum": 4},
+                "ratio": {"type": "number"},
+                "ok": {"type": "boolean", "default": false},
+                "size": {"type": "string", "oneOf": [
+                    {"const": "Small", "title": "Small (S)"},
+                    {"const": "Large", "title": "Large"}
+                ], "default": "Large"},
+                "sizes": {"type": "array", "maxItems": 1,
+                          "items": {"anyOf": [
+                              {"const": "Small", "title": "Small (S)"},
+                              {"const": "Large", "title": "Large"}
+                          ]},
+                          "default": ["Small"]}
+            },
+            "required": ["count"]
+        })
+    );
+    let plain = Plain::from_content(Some(&json!({"count": 4}))).unwrap();
+    assert_eq!(
+        (plain.note.as_str(), plain.count, plain.ok),
+        ("hi", 4, false)
+    );
+    assert_eq!(plain.size, Size::Large);
+    assert!(plain.sizes.contains(&Size::Small) && plain.sizes.len() == 1);
+    let err = Plain::from_content(Some(&json!({"count": 5}))).unwrap_err();
+    assert_eq!(err.to_string(), "count: must be at most 4");
+}
