@@ -65,6 +65,12 @@ mod revision;
 mod schema;
 pub mod wizard;
 
+#[cfg(feature = "seal")]
+pub mod seal;
+
+#[cfg(feature = "rmcp")]
+pub mod mcp;
+
 #[doc(hidden)]
 pub mod __private;
 

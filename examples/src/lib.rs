@@ -1,4 +1,5 @@
 //! Forms and flows shared by the example programs and the tests.
 
 pub mod forms;
+pub mod servers;
 pub mod ticket;

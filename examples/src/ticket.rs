@@ -38,6 +38,16 @@ impl Cinema {
         self.free_seats.get(date).map(Vec::as_slice)
     }
 
+    /// Sells `seat` on `date`; false when it is not free.
+    pub fn take(&mut self, date: &str, seat: &str) -> bool {
+        let Some(seats) = self.free_seats.get_mut(date) else {
+            return false;
+        };
+        let before = seats.len();
+        seats.retain(|s| s != seat);
+        seats.len() < before
+    }
+
     /// The dates with at least one free seat.
     pub fn open_dates(&self) -> impl Iterator<Item = &str> {
         self.free_seats

@@ -1,0 +1,977 @@
+//! Forms and wizards over a real MCP connection with [rmcp](https://docs.rs/rmcp), in
+//! both eras of the protocol (feature `rmcp`).
+//!
+//! One tool body serves every client:
+//!
+//! - **push** (2025-06-18, 2025-11-25): each question is an `elicitation/create`
+//!   request to the client, awaited in place;
+//! - **Multi Round-Trip Requests** (2026-07-28): the server may not send requests, so a
+//!   question ends the call with an `input_required` result; the client answers and
+//!   retries the call, and the tool body runs again from the top. Answers of earlier
+//!   rounds travel in `requestState`, sealed with [`crate::seal`] (encrypted, expiring,
+//!   bound to the principal, tool and arguments), so the server keeps nothing between
+//!   rounds and any replica can take the next one.
+//!
+//! A tool asks through a [`Session`] and hands the result to [`Session::finish`]:
+//!
+//! ```no_run
+//! use elicit_core::mcp::{Elicitor, Halt, Session};
+//! use elicit_core::{Elicit, Elicitation};
+//! use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
+//! use rmcp::service::{RequestContext, RoleServer};
+//! use serde::Deserialize;
+//!
+//! #[derive(Elicit, Deserialize)]
+//! struct Approve {
+//!     #[elicit(title = "Approve the purge?")]
+//!     approve: bool,
+//! }
+//!
+//! async fn purge(s: &mut Session) -> Result<CallToolResult, Halt> {
+//!     let text = match s.ask::<Approve>("Really delete 1,284 logs?").await? {
+//!         Elicitation::Accept(a) if a.approve => "[DELETED]",
+//!         Elicitation::Accept(_) | Elicitation::Decline => "[BLOCKED]",
+//!         Elicitation::Cancel => "[CANCELLED]",
+//!     };
+//!     Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+//! }
+//!
+//! async fn call_tool(
+//!     elicitor: &Elicitor,
+//!     params: CallToolRequestParams,
+//!     ctx: RequestContext<RoleServer>,
+//! ) -> Result<CallToolResponse, rmcp::ErrorData> {
+//!     let mut s = elicitor.tool(&ctx, &params)?;
+//!     let result = purge(&mut s).await;
+//!     s.finish(result)
+//! }
+//! ```
+//!
+//! The tool body must be deterministic given its arguments and the answers: on
+//! 2026-07-28 it is replayed once per round (the answers are replayed, not asked again).
+//! Do side effects after the last question.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ::rmcp::ErrorData as McpError;
+use ::rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
+    CustomNotification, CustomRequest, ErrorCode, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, InputRequest, InputRequests, InputRequiredResult, ServerNotification,
+    ServerRequest,
+};
+use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::seal::{Binding, SealError, Sealer};
+use crate::wizard::{Flow, Outcome, Poll, Wizard, WizardError, WizardState};
+use crate::{
+    Action, AnswerError, Confirm, Elicit, Elicitation, Form, Revision, SchemaError, Strictness,
+    split_result,
+};
+
+/// How long a push-mode question waits for the person to answer, unless the
+/// [`Elicitor`] says otherwise. A person reads and fills a form: not seconds.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// How many invalid answers a single question may get before [`Session::ask`] gives up.
+pub const DEFAULT_ATTEMPTS: u32 = 3;
+
+/// The JSON-RPC error a 2026-07-28 server returns when a capability it needs is missing.
+pub const MISSING_CAPABILITY: ErrorCode = ErrorCode(-32021);
+
+/// The JSON-RPC error of 2025-11-25 for "this request needs a URL-mode elicitation first".
+pub const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
+
+/// Server-wide settings: the key that seals MRTR state, timeouts, attempts.
+///
+/// Cheap to clone; keep one in the server and open a [`Session`] per call.
+#[derive(Clone)]
+pub struct Elicitor {
+    sealer: Arc<Sealer>,
+    timeout: Option<Duration>,
+    attempts: u32,
+    strictness: Strictness,
+}
+
+impl fmt::Debug for Elicitor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Elicitor")
+            .field("timeout", &self.timeout)
+            .field("attempts", &self.attempts)
+            .field("strictness", &self.strictness)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Elicitor {
+    /// Settings with the given sealer, a ten-minute timeout, three attempts per
+    /// question and strict validation.
+    pub fn new(sealer: Sealer) -> Elicitor {
+        Elicitor {
+            sealer: Arc::new(sealer),
+            timeout: Some(DEFAULT_TIMEOUT),
+            attempts: DEFAULT_ATTEMPTS,
+            strictness: Strictness::Strict,
+        }
+    }
+
+    /// How long a push-mode question waits for an answer (`None`: forever).
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> Elicitor {
+        self.timeout = timeout;
+        self
+    }
+
+    /// How many answers a single question may get (at least 1).
+    pub fn with_attempts(mut self, attempts: u32) -> Elicitor {
+        self.attempts = attempts.max(1);
+        self
+    }
+
+    /// How strictly answers are validated (see [`Strictness`]).
+    pub fn with_strictness(mut self, strictness: Strictness) -> Elicitor {
+        self.strictness = strictness;
+        self
+    }
+
+    /// The sealer of MRTR state.
+    pub fn sealer(&self) -> &Sealer {
+        &self.sealer
+    }
+
+    /// A session for a `tools/call` by an unauthenticated client.
+    ///
+    /// On 2026-07-28 this opens the `requestState` of a retry; a state that was
+    /// tampered with, has expired, was sealed by a foreign key or for another call is
+    /// an `invalid params` error.
+    pub fn tool(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        params: &CallToolRequestParams,
+    ) -> Result<Session, McpError> {
+        self.tool_for("", ctx, params)
+    }
+
+    /// [`tool`](Self::tool) for an authenticated `principal` (user or client id): the
+    /// state of one principal is refused for any other.
+    pub fn tool_for(
+        &self,
+        principal: &str,
+        ctx: &RequestContext<RoleServer>,
+        params: &CallToolRequestParams,
+    ) -> Result<Session, McpError> {
+        let args = params
+            .arguments
+            .clone()
+            .map(Value::Object)
+            .unwrap_or(Value::Null);
+        let binding = Binding::new(principal, "tools/call", &params.name, &args);
+        self.session(
+            ctx,
+            binding,
+            params.request_state.as_deref(),
+            params.input_responses.as_ref(),
+        )
+    }
+
+    /// A session for a `prompts/get` by an unauthenticated client.
+    pub fn prompt(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        params: &GetPromptRequestParams,
+    ) -> Result<Session, McpError> {
+        self.prompt_for("", ctx, params)
+    }
+
+    /// [`prompt`](Self::prompt) for an authenticated `principal`.
+    pub fn prompt_for(
+        &self,
+        principal: &str,
+        ctx: &RequestContext<RoleServer>,
+        params: &GetPromptRequestParams,
+    ) -> Result<Session, McpError> {
+        let args = params
+            .arguments
+            .clone()
+            .map(Value::Object)
+            .unwrap_or(Value::Null);
+        let binding = Binding::new(principal, "prompts/get", &params.name, &args);
+        self.session(
+            ctx,
+            binding,
+            params.request_state.as_deref(),
+            params.input_responses.as_ref(),
+        )
+    }
+
+    fn session(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        binding: Binding,
+        request_state: Option<&str>,
+        responses: Option<&BTreeMap<String, Value>>,
+    ) -> Result<Session, McpError> {
+        let version = ctx.protocol_version();
+        let revision = version.as_ref().and_then(|v| v.as_str().parse().ok());
+        let mrtr = match revision {
+            Some(r) if Revision::is_stateless(r) => {
+                let saved = match request_state {
+                    Some(token) => self
+                        .sealer
+                        .open::<Saved>(&binding, token)
+                        .map_err(state_error)?,
+                    None => Saved::default(),
+                };
+                Some(Mrtr {
+                    sealer: self.sealer.clone(),
+                    binding,
+                    saved,
+                    responses: responses.cloned().unwrap_or_default(),
+                })
+            }
+            _ => None,
+        };
+        Ok(Session {
+            peer: ctx.peer.clone(),
+            revision,
+            capabilities: ctx.client_capabilities(),
+            timeout: self.timeout,
+            attempts: self.attempts,
+            strictness: self.strictness,
+            cursor: 0,
+            mrtr,
+        })
+    }
+}
+
+fn state_error(e: SealError) -> McpError {
+    McpError::invalid_params(
+        format!("the requestState of this retry was refused: {e}; call the tool again without it"),
+        None,
+    )
+}
+
+/// The answers of earlier rounds, sealed into `requestState`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Saved {
+    /// One entry per finished question, in asking order: a form's `ElicitResult`, a
+    /// wizard's final state, or another input request's raw result.
+    #[serde(default)]
+    log: Vec<Value>,
+    /// The question being asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pending: Option<Pending>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Pending {
+    /// Which question (its position in the log).
+    index: usize,
+    /// Answers that failed so far.
+    #[serde(default)]
+    failed: u32,
+    /// The last problem, shown above the form when asking again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    problem: Option<String>,
+    /// A wizard's state between its steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    wizard: Option<WizardState>,
+}
+
+struct Mrtr {
+    sealer: Arc<Sealer>,
+    binding: Binding,
+    saved: Saved,
+    responses: BTreeMap<String, Value>,
+}
+
+/// One tool or prompt call that may ask the user things. See the [module](self) docs.
+pub struct Session {
+    peer: Peer<RoleServer>,
+    revision: Option<Revision>,
+    capabilities: Option<ClientCapabilities>,
+    timeout: Option<Duration>,
+    attempts: u32,
+    strictness: Strictness,
+    cursor: usize,
+    mrtr: Option<Mrtr>,
+}
+
+impl fmt::Debug for Session {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session")
+            .field("revision", &self.revision)
+            .field("mrtr", &self.mrtr.is_some())
+            .field("cursor", &self.cursor)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a question could not be asked or answered.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum AskError {
+    /// The client did not declare the capability (`elicitation`, its form or URL mode)
+    /// on this revision, or speaks a revision without elicitation.
+    Unsupported {
+        /// `"form"` or `"url"`.
+        mode: &'static str,
+        /// The negotiated revision, when it is one elicitation knows.
+        revision: Option<Revision>,
+    },
+    /// The revision cannot express the form (a multi-select on 2025-06-18).
+    Schema(SchemaError),
+    /// The answer was malformed, or still invalid after every attempt.
+    Answer(AnswerError),
+    /// A wizard could not go on.
+    Wizard(WizardError),
+    /// Nobody answered within the timeout.
+    Timeout(Duration),
+    /// The call was cancelled, or the connection closed, while waiting.
+    Cancelled,
+    /// The connection failed.
+    Peer(String),
+}
+
+impl fmt::Display for AskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AskError::Unsupported { mode, revision } => match revision {
+                Some(r) => write!(
+                    f,
+                    "the client cannot show {mode}-mode elicitations: it did not declare the capability (protocol {r})"
+                ),
+                None => write!(
+                    f,
+                    "the client cannot show {mode}-mode elicitations: its protocol version has no elicitation"
+                ),
+            },
+            AskError::Schema(e) => e.fmt(f),
+            AskError::Answer(e) => write!(f, "the answer was not usable: {e}"),
+            AskError::Wizard(e) => e.fmt(f),
+            AskError::Timeout(t) => write!(f, "nobody answered within {} s", t.as_secs()),
+            AskError::Cancelled => {
+                f.write_str("the request was cancelled while waiting for an answer")
+            }
+            AskError::Peer(e) => write!(f, "the connection failed while asking: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for AskError {}
+
+impl AskError {
+    /// The JSON-RPC error for this problem. A missing capability is `-32021` with
+    /// `data.requiredCapabilities` on 2026-07-28 and `invalid request` before.
+    pub fn to_mcp_error(&self) -> McpError {
+        match self {
+            AskError::Unsupported {
+                mode,
+                revision: Some(r),
+            } if r.is_stateless() => McpError::new(
+                MISSING_CAPABILITY,
+                self.to_string(),
+                Some(serde_json::json!({
+                    "requiredCapabilities": { "elicitation": { *mode: {} } }
+                })),
+            ),
+            AskError::Unsupported { .. } => McpError::invalid_request(self.to_string(), None),
+            AskError::Answer(_) => McpError::invalid_params(self.to_string(), None),
+            _ => McpError::internal_error(self.to_string(), None),
+        }
+    }
+}
+
+/// Why a tool body stopped before its result: it is waiting for input (2026-07-28),
+/// a question failed, or the tool failed for its own reasons. [`Session::finish`] turns
+/// it into the right response; `?` on any ask propagates it.
+#[derive(Debug)]
+pub enum Halt {
+    /// The call needs answers first (2026-07-28): an `input_required` result.
+    InputRequired(Box<InputRequests>),
+    /// A question could not be asked or answered.
+    Ask(AskError),
+    /// The tool's own error.
+    Error(McpError),
+}
+
+impl From<AskError> for Halt {
+    fn from(e: AskError) -> Halt {
+        Halt::Ask(e)
+    }
+}
+
+impl From<McpError> for Halt {
+    fn from(e: McpError) -> Halt {
+        Halt::Error(e)
+    }
+}
+
+impl fmt::Display for Halt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Halt::InputRequired(r) => write!(f, "waiting for {} input request(s)", r.len()),
+            Halt::Ask(e) => e.fmt(f),
+            Halt::Error(e) => e.message.fmt(f),
+        }
+    }
+}
+
+/// The user's answer to a URL-mode elicitation: whether they agreed to open it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UrlAnswer {
+    /// Accept (they went or will go to the URL), decline or cancel.
+    pub action: Action,
+    /// The `elicitationId` sent with the request (2025-11-25 only), for
+    /// [`Session::notify_url_complete`].
+    pub elicitation_id: Option<String>,
+}
+
+/// A validated answer: the action and, on accept, the content with defaults filled.
+struct Answer {
+    action: Action,
+    content: Option<Value>,
+}
+
+impl Session {
+    /// The negotiated protocol revision, when it is one with elicitation.
+    pub fn revision(&self) -> Option<Revision> {
+        self.revision
+    }
+
+    /// Whether questions travel as `input_required` results (2026-07-28).
+    pub fn is_stateless(&self) -> bool {
+        self.mrtr.is_some()
+    }
+
+    /// Whether the client can show forms. Check it to offer a fallback (a plain text
+    /// result, sampling) instead of failing.
+    pub fn supports_form(&self) -> bool {
+        self.mode_supported("form")
+    }
+
+    /// Whether the client can open URL-mode elicitations (2025-11-25 and later).
+    pub fn supports_url(&self) -> bool {
+        self.mode_supported("url")
+    }
+
+    /// The capabilities the client declared (per request on 2026-07-28).
+    pub fn client_capabilities(&self) -> Option<&ClientCapabilities> {
+        self.capabilities.as_ref()
+    }
+
+    fn mode_supported(&self, mode: &str) -> bool {
+        let Some(revision) = self.revision else {
+            return false;
+        };
+        let Some(e) = self
+            .capabilities
+            .as_ref()
+            .and_then(|c| c.elicitation.as_ref())
+        else {
+            return false;
+        };
+        match mode {
+            "url" => revision >= Revision::V2025_11_25 && e.url.is_some(),
+            // `{}` means form only.
+            _ => e.form.is_some() || e.url.is_none() || revision == Revision::V2025_06_18,
+        }
+    }
+
+    fn require(&self, mode: &'static str) -> Result<Revision, AskError> {
+        match self.revision {
+            Some(revision) if self.mode_supported(mode) => Ok(revision),
+            revision => Err(AskError::Unsupported { mode, revision }),
+        }
+    }
+
+    /// Asks the form `T` with `message`; an invalid answer is asked again with the
+    /// problems above the message, up to the attempts of the [`Elicitor`].
+    pub async fn ask<T: Elicit>(&mut self, message: &str) -> Result<Elicitation<T>, Halt> {
+        let answer = self.ask_form(message, T::form()).await?;
+        Ok(match answer.action {
+            Action::Accept => {
+                let content = answer.content.unwrap_or(Value::Object(Map::new()));
+                let value = T::deserialize(&content)
+                    .map_err(|e| Halt::Ask(AskError::Answer(AnswerError::Parse(e))))?;
+                Elicitation::Accept(value)
+            }
+            Action::Decline => Elicitation::Decline,
+            Action::Cancel => Elicitation::Cancel,
+        })
+    }
+
+    /// Asks a yes/no question with the ready-made [`Confirm`] form: `Accept(true)` only
+    /// when the box was ticked.
+    pub async fn confirm(
+        &mut self,
+        message: &str,
+        confirm: &Confirm,
+    ) -> Result<Elicitation<bool>, Halt> {
+        let answer = self.ask_form(message, confirm.form()).await?;
+        Ok(match answer.action {
+            Action::Accept => Elicitation::Accept(
+                answer
+                    .content
+                    .as_ref()
+                    .and_then(|c| c.get(Confirm::FIELD))
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            ),
+            Action::Decline => Elicitation::Decline,
+            Action::Cancel => Elicitation::Cancel,
+        })
+    }
+
+    /// Asks a form built at run time; returns the action and, on accept, the
+    /// validated content with defaults filled.
+    pub async fn ask_value(
+        &mut self,
+        message: &str,
+        form: &Form,
+    ) -> Result<(Action, Option<Value>), Halt> {
+        let answer = self.ask_form(message, form).await?;
+        Ok((answer.action, answer.content))
+    }
+
+    fn check(&self, form: &Form, result: &Value) -> Result<Answer, AnswerError> {
+        let (action, content) = split_result(result)?;
+        let action = Action::parse(action)?;
+        let content = match action {
+            Action::Accept => Some(form.validate(content, self.strictness)?.into_owned()),
+            _ => None,
+        };
+        Ok(Answer { action, content })
+    }
+
+    async fn ask_form(&mut self, message: &str, form: &Form) -> Result<Answer, Halt> {
+        let index = self.next_index();
+        if let Some(logged) = self.logged(index) {
+            return self.check(form, &logged).map_err(replay_error);
+        }
+        let revision = self.require("form")?;
+        let schema = form
+            .requested_schema(revision)
+            .map_err(AskError::Schema)?
+            .to_value();
+        let params = |problem: Option<&str>| {
+            let mut p = Map::new();
+            if revision >= Revision::V2025_11_25 {
+                p.insert("mode".into(), "form".into());
+            }
+            let text = match problem {
+                Some(problem) => format!("{problem}\n\n{message}"),
+                None => message.to_owned(),
+            };
+            p.insert("message".into(), text.into());
+            p.insert("requestedSchema".into(), schema.clone());
+            Value::Object(p)
+        };
+        if self.mrtr.is_none() {
+            let mut problem: Option<String> = None;
+            let mut failed = 0;
+            loop {
+                let result = self
+                    .push("elicitation/create", params(problem.as_deref()))
+                    .await?;
+                match self.check(form, &result) {
+                    Ok(answer) => return Ok(answer),
+                    Err(AnswerError::Invalid(e)) if failed + 1 < self.attempts => {
+                        failed += 1;
+                        problem = Some(e.to_string());
+                    }
+                    Err(e) => return Err(AskError::Answer(e).into()),
+                }
+            }
+        }
+        // 2026-07-28: the answer, if any, is in this retry's inputResponses.
+        let (mut failed, mut problem) = self.pending_attempt(index);
+        let key = format!("ask{index}.{failed}");
+        if let Some(result) = self.response(&key) {
+            match self.check(form, &result) {
+                Ok(answer) => {
+                    self.log(result);
+                    return Ok(answer);
+                }
+                Err(AnswerError::Invalid(e)) if failed + 1 < self.attempts => {
+                    failed += 1;
+                    problem = Some(e.to_string());
+                }
+                Err(e) => return Err(AskError::Answer(e).into()),
+            }
+        }
+        let key = format!("ask{index}.{failed}");
+        let request = params(problem.as_deref());
+        self.suspend(
+            Pending {
+                index,
+                failed,
+                problem,
+                wizard: None,
+            },
+            key,
+            "elicitation/create",
+            request,
+        )
+    }
+
+    /// Runs the wizard `W` to its outcome: one `elicitation/create` per step in push
+    /// mode, one `input_required` round per step on 2026-07-28 (the wizard's state
+    /// rides in the sealed `requestState`).
+    pub async fn wizard<W: Wizard>(&mut self, ctx: &W::Context) -> Result<Outcome<W>, Halt> {
+        let index = self.next_index();
+        if let Some(logged) = self.logged(index) {
+            let state: WizardState =
+                serde_json::from_value(logged).map_err(|e| replay_error(AnswerError::Parse(e)))?;
+            let mut flow = Flow::<W>::restore(state)
+                .map_err(|e| Halt::Ask(AskError::Wizard(WizardError::State(e))))?;
+            return match self.poll(&mut flow, ctx)? {
+                Poll::Done(outcome) => Ok(outcome),
+                Poll::Ask(_) => Err(replay_error(AnswerError::Malformed(
+                    "a finished wizard asked again",
+                ))),
+            };
+        }
+        self.require("form")?;
+        if self.mrtr.is_none() {
+            let mut flow = Flow::<W>::new().with_strictness(self.strictness);
+            loop {
+                match self.poll(&mut flow, ctx)? {
+                    Poll::Done(outcome) => return Ok(outcome),
+                    Poll::Ask(request) => {
+                        let result = self.push("elicitation/create", request.to_params()).await?;
+                        let (action, content) =
+                            split_result(&result).map_err(|e| Halt::Ask(AskError::Answer(e)))?;
+                        flow.answer(ctx, action, content)
+                            .map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
+                    }
+                }
+            }
+        }
+        let mut flow = match self.take_pending_wizard(index) {
+            Some(state) => Flow::<W>::restore(state)
+                .map_err(|e| Halt::Ask(AskError::Wizard(WizardError::State(e))))?,
+            None => Flow::<W>::new(),
+        }
+        .with_strictness(self.strictness);
+        let mut answered = false;
+        loop {
+            let before = flow.state().clone();
+            match self.poll(&mut flow, ctx)? {
+                Poll::Done(outcome) => {
+                    // The state before the final poll replays to the same outcome.
+                    let snapshot = serde_json::to_value(&before)
+                        .map_err(|e| Halt::Error(McpError::internal_error(e.to_string(), None)))?;
+                    self.log(snapshot);
+                    return Ok(outcome);
+                }
+                Poll::Ask(request) => {
+                    let key = format!(
+                        "wizard{index}.{}.{}",
+                        request.step().index,
+                        request.attempt()
+                    );
+                    if !answered && let Some(result) = self.response(&key) {
+                        answered = true;
+                        let (action, content) =
+                            split_result(&result).map_err(|e| Halt::Ask(AskError::Answer(e)))?;
+                        flow.answer(ctx, action, content)
+                            .map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
+                        continue;
+                    }
+                    let params = request.to_params();
+                    return self.suspend(
+                        Pending {
+                            index,
+                            failed: 0,
+                            problem: None,
+                            wizard: Some(flow.into_state()),
+                        },
+                        key,
+                        "elicitation/create",
+                        params,
+                    );
+                }
+            }
+        }
+    }
+
+    fn poll<W: Wizard>(&self, flow: &mut Flow<W>, ctx: &W::Context) -> Result<Poll<W>, Halt> {
+        let revision = self.revision.unwrap_or(Revision::V2025_06_18);
+        flow.poll(ctx, revision)
+            .map_err(|e| Halt::Ask(AskError::Wizard(e)))
+    }
+
+    /// Sends the user to `url` (URL-mode elicitation) for what a form must not ask: a
+    /// sign-in, a payment, an API key. On 2025-11-25 the request carries a fresh
+    /// `elicitationId` (see [`notify_url_complete`](Self::notify_url_complete)); on
+    /// 2026-07-28 it has none.
+    pub async fn ask_url(&mut self, message: &str, url: &str) -> Result<UrlAnswer, Halt> {
+        let index = self.next_index();
+        let check = |result: &Value| -> Result<UrlAnswer, AnswerError> {
+            let (action, _) = split_result(result)?;
+            Ok(UrlAnswer {
+                action: Action::parse(action)?,
+                elicitation_id: result
+                    .get("elicitationId")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            })
+        };
+        if let Some(logged) = self.logged(index) {
+            return check(&logged).map_err(replay_error);
+        }
+        self.require("url")?;
+        let mut params = Map::new();
+        params.insert("mode".into(), "url".into());
+        params.insert("message".into(), message.into());
+        params.insert("url".into(), url.into());
+        if self.mrtr.is_none() {
+            let id = new_elicitation_id();
+            params.insert("elicitationId".into(), id.clone().into());
+            let result = self
+                .push("elicitation/create", Value::Object(params))
+                .await?;
+            let mut answer = check(&result).map_err(AskError::Answer)?;
+            answer.elicitation_id = Some(id);
+            return Ok(answer);
+        }
+        let key = format!("url{index}");
+        if let Some(result) = self.response(&key) {
+            let answer = check(&result).map_err(AskError::Answer)?;
+            self.log(result);
+            return Ok(answer);
+        }
+        self.suspend(
+            Pending {
+                index,
+                failed: 0,
+                problem: None,
+                wizard: None,
+            },
+            key,
+            "elicitation/create",
+            Value::Object(params),
+        )
+    }
+
+    /// Tells the client that the URL-mode elicitation `elicitation_id` is complete
+    /// (`notifications/elicitation/complete`, 2025-11-25). Does nothing on other
+    /// revisions, which have no such notification.
+    pub async fn notify_url_complete(&self, elicitation_id: &str) -> Result<(), AskError> {
+        if self.revision != Some(Revision::V2025_11_25) {
+            return Ok(());
+        }
+        let notification = CustomNotification::new(
+            "notifications/elicitation/complete",
+            Some(serde_json::json!({ "elicitationId": elicitation_id })),
+        );
+        self.peer
+            .send_notification(ServerNotification::CustomNotification(notification))
+            .await
+            .map_err(peer_error)
+    }
+
+    /// The `-32042` error of 2025-11-25 that ends a request which cannot go on until
+    /// the user completes a URL-mode elicitation. `None` on other revisions (2026-07-28
+    /// removed the error: use [`ask_url`](Self::ask_url) there).
+    pub fn url_required_error(&self, message: &str, url: &str) -> Option<(McpError, String)> {
+        if self.revision != Some(Revision::V2025_11_25) {
+            return None;
+        }
+        let id = new_elicitation_id();
+        let error = McpError::new(
+            URL_ELICITATION_REQUIRED,
+            message.to_owned(),
+            Some(serde_json::json!({
+                "elicitations": [{
+                    "mode": "url",
+                    "message": message,
+                    "url": url,
+                    "elicitationId": id,
+                }]
+            })),
+        );
+        Some((error, id))
+    }
+
+    /// Any other input request of 2026-07-28 (`sampling/createMessage`, `roots/list`,
+    /// or an elicitation built by hand): the client's raw result. Push mode has no
+    /// such thing: there it is [`AskError::Unsupported`].
+    pub async fn input(&mut self, method: &str, params: Value) -> Result<Value, Halt> {
+        let index = self.next_index();
+        if let Some(logged) = self.logged(index) {
+            return Ok(logged);
+        }
+        if self.mrtr.is_none() {
+            return Err(AskError::Unsupported {
+                mode: "input",
+                revision: self.revision,
+            }
+            .into());
+        }
+        let key = format!("input{index}");
+        if let Some(result) = self.response(&key) {
+            self.log(result.clone());
+            return Ok(result);
+        }
+        self.suspend(
+            Pending {
+                index,
+                failed: 0,
+                problem: None,
+                wizard: None,
+            },
+            key,
+            method,
+            params,
+        )
+    }
+
+    /// Turns a tool body's result into the `tools/call` response: the result, an
+    /// `input_required` result with the sealed state, or the error.
+    pub fn finish(
+        &mut self,
+        result: Result<CallToolResult, Halt>,
+    ) -> Result<CallToolResponse, McpError> {
+        match result {
+            Ok(done) => Ok(CallToolResponse::Complete(done)),
+            Err(halt) => self
+                .input_required(halt)
+                .map(CallToolResponse::InputRequired),
+        }
+    }
+
+    /// [`finish`](Self::finish) for a `prompts/get`.
+    pub fn finish_prompt(
+        &mut self,
+        result: Result<GetPromptResult, Halt>,
+    ) -> Result<GetPromptResponse, McpError> {
+        match result {
+            Ok(done) => Ok(GetPromptResponse::Complete(done)),
+            Err(halt) => self
+                .input_required(halt)
+                .map(GetPromptResponse::InputRequired),
+        }
+    }
+
+    fn input_required(&mut self, halt: Halt) -> Result<InputRequiredResult, McpError> {
+        match halt {
+            Halt::InputRequired(requests) => {
+                let Some(mrtr) = &self.mrtr else {
+                    return Err(McpError::internal_error(
+                        "an input request outside a 2026-07-28 call",
+                        None,
+                    ));
+                };
+                let token = mrtr
+                    .sealer
+                    .seal(&mrtr.binding, &mrtr.saved)
+                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+                Ok(InputRequiredResult::new(Some(*requests), Some(token)))
+            }
+            Halt::Ask(e) => Err(e.to_mcp_error()),
+            Halt::Error(e) => Err(e),
+        }
+    }
+
+    fn next_index(&mut self) -> usize {
+        let index = self.cursor;
+        self.cursor += 1;
+        index
+    }
+
+    fn logged(&self, index: usize) -> Option<Value> {
+        self.mrtr.as_ref()?.saved.log.get(index).cloned()
+    }
+
+    fn log(&mut self, value: Value) {
+        if let Some(m) = &mut self.mrtr {
+            m.saved.log.push(value);
+            m.saved.pending = None;
+        }
+    }
+
+    fn response(&self, key: &str) -> Option<Value> {
+        self.mrtr.as_ref()?.responses.get(key).cloned()
+    }
+
+    fn pending_attempt(&self, index: usize) -> (u32, Option<String>) {
+        match self.mrtr.as_ref().and_then(|m| m.saved.pending.as_ref()) {
+            Some(p) if p.index == index => (p.failed, p.problem.clone()),
+            _ => (0, None),
+        }
+    }
+
+    fn take_pending_wizard(&mut self, index: usize) -> Option<WizardState> {
+        let m = self.mrtr.as_mut()?;
+        match &mut m.saved.pending {
+            Some(p) if p.index == index => p.wizard.take(),
+            _ => None,
+        }
+    }
+
+    fn suspend<T>(
+        &mut self,
+        pending: Pending,
+        key: String,
+        method: &str,
+        params: Value,
+    ) -> Result<T, Halt> {
+        let request: InputRequest = serde_json::from_value(serde_json::json!({
+            "method": method,
+            "params": params,
+        }))
+        .map_err(|e| {
+            Halt::Error(McpError::internal_error(
+                format!("cannot build the {method} input request: {e}"),
+                None,
+            ))
+        })?;
+        if let Some(m) = &mut self.mrtr {
+            m.saved.pending = Some(pending);
+        }
+        let mut requests = InputRequests::new();
+        requests.insert(key, request);
+        Err(Halt::InputRequired(Box::new(requests)))
+    }
+
+    async fn push(&self, method: &str, params: Value) -> Result<Value, Halt> {
+        let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
+        let mut options = PeerRequestOptions::no_options();
+        options.timeout = self.timeout;
+        let handle = self
+            .peer
+            .send_request_with_option(request, options)
+            .await
+            .map_err(peer_error)?;
+        let response = handle.await_response().await.map_err(peer_error)?;
+        serde_json::to_value(response)
+            .map_err(|e| Halt::Ask(AskError::Peer(format!("unreadable result: {e}"))))
+    }
+}
+
+fn peer_error(e: ServiceError) -> AskError {
+    match e {
+        ServiceError::Timeout { timeout } => AskError::Timeout(timeout),
+        ServiceError::Cancelled { .. } | ServiceError::TransportClosed => AskError::Cancelled,
+        other => AskError::Peer(other.to_string()),
+    }
+}
+
+fn replay_error(e: AnswerError) -> Halt {
+    Halt::Error(McpError::invalid_params(
+        format!(
+            "the answers in requestState no longer fit this tool: {e}; call it again without requestState"
+        ),
+        None,
+    ))
+}
+
+fn new_elicitation_id() -> String {
+    crate::seal::random_id()
+}

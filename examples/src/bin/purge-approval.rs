@@ -1,0 +1,49 @@
+//! The tutorial's log purge as an MCP server: tool `purge_old_logs(repo, days, dry_run)`
+//! over a directory of log files, with a human approval before any deletion.
+//!
+//! ```sh
+//! cargo run -p elicit-examples --bin purge-approval -- --root /tmp/logs --create-samples
+//! ```
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use elicit_core::mcp::Elicitor;
+use elicit_examples::servers::purge::{PurgeServer, create_samples};
+use elicit_examples::servers::{ServerArgs, serve};
+
+/// MCP server with the tool `purge_old_logs`: a real purge asks for approval first.
+#[derive(Parser)]
+#[command(version)]
+struct Cli {
+    #[command(flatten)]
+    server: ServerArgs,
+    /// The directory of repositories (one directory of .log files each).
+    #[arg(long, value_name = "DIR", default_value = "purge-logs")]
+    root: PathBuf,
+    /// Write sample logs (3 to 400 days old) into DIR/demo-repo and DIR/other-repo first.
+    #[arg(long)]
+    create_samples: bool,
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let cli = Cli::parse();
+    if cli.create_samples {
+        let repo = create_samples(&cli.root)?;
+        eprintln!("sample logs written to {}", repo.display());
+    }
+    if !cli.root.is_dir() {
+        return Err(format!(
+            "{} is not a directory (pass --create-samples to make one)",
+            cli.root.display()
+        )
+        .into());
+    }
+    let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
+    let root = cli.root.clone();
+    serve::serve(cli.server.listen(), move || {
+        PurgeServer::new(elicitor.clone(), root.clone())
+    })
+    .await
+}

@@ -1,0 +1,36 @@
+//! The cinema wizard as an MCP server: tool `book_tickets` asks for a date, a free seat
+//! for that date, snacks, and a popcorn size only with popcorn.
+//!
+//! ```sh
+//! cargo run -p elicit-examples --bin ticket-booking -- --http 127.0.0.1:8080
+//! ```
+//!
+//! Replicas behind a load balancer share the sealing key: set `ELICIT_KEYS` (or pass
+//! `--key-file`) to the same value in each.
+
+use std::sync::{Arc, Mutex};
+
+use clap::Parser;
+use elicit_core::mcp::Elicitor;
+use elicit_examples::servers::ticket::TicketServer;
+use elicit_examples::servers::{ServerArgs, serve};
+use elicit_examples::ticket::Cinema;
+
+/// MCP server with the tool `book_tickets`, a four-step wizard.
+#[derive(Parser)]
+#[command(version)]
+struct Cli {
+    #[command(flatten)]
+    server: ServerArgs,
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let cli = Cli::parse();
+    let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
+    let cinema = Arc::new(Mutex::new(Cinema::demo()));
+    serve::serve(cli.server.listen(), move || {
+        TicketServer::new(elicitor.clone(), cinema.clone())
+    })
+    .await
+}

@@ -1,0 +1,50 @@
+//! The example MCP servers (binaries `book-trip`, `purge-approval`, `ticket-booking`),
+//! as library types so tests can run them in-process.
+
+pub mod purge;
+pub mod serve;
+pub mod ticket;
+pub mod trip;
+
+use rmcp::model::{JsonObject, Tool};
+use serde_json::Value;
+
+/// Command-line options every example server takes.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServerArgs {
+    /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8080).
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+    /// A file holding the keys that seal MRTR state (else $ELICIT_KEYS, else a random key).
+    #[arg(long, value_name = "PATH")]
+    pub key_file: Option<std::path::PathBuf>,
+}
+
+impl ServerArgs {
+    /// Where to listen.
+    pub fn listen(&self) -> serve::Listen {
+        match self.http {
+            Some(addr) => serve::Listen::Http(addr),
+            None => serve::Listen::Stdio,
+        }
+    }
+}
+
+/// A tool with a JSON Schema for its arguments.
+pub(crate) fn tool(name: &'static str, description: &'static str, schema: Value) -> Tool {
+    let schema: JsonObject = match schema {
+        Value::Object(map) => map,
+        _ => JsonObject::new(),
+    };
+    Tool::new(name, description, std::sync::Arc::new(schema))
+}
+
+/// The text of a tool result.
+pub(crate) fn text(s: impl Into<String>) -> rmcp::model::CallToolResult {
+    rmcp::model::CallToolResult::success(vec![rmcp::model::ContentBlock::text(s.into())])
+}
+
+/// A tool error the model can read (`isError: true`).
+pub(crate) fn tool_error(s: impl Into<String>) -> rmcp::model::CallToolResult {
+    rmcp::model::CallToolResult::error(vec![rmcp::model::ContentBlock::text(s.into())])
+}

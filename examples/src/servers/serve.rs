@@ -1,0 +1,78 @@
+//! Running an example server: MCP over stdio (the default), or Streamable HTTP at
+//! `http://ADDR/mcp` with `--http ADDR`; and the sealing key shared by replicas.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use elicit_core::seal::{Keyring, Sealer};
+use rmcp::ServerHandler;
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+/// The environment variable holding the keys that seal MRTR state (see
+/// [`Keyring::from_env`] for the format). Replicas that share it can take each other's
+/// rounds.
+pub const KEYS_ENV: &str = "ELICIT_KEYS";
+
+/// Where the server listens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Listen {
+    /// MCP over stdin/stdout.
+    Stdio,
+    /// Streamable HTTP at `http://ADDR/mcp`.
+    Http(SocketAddr),
+}
+
+/// The sealer of a server: the keys of `ELICIT_KEYS` when set, or of the key file
+/// given with `--key-file`, else a fresh random key (fine for one process; replicas
+/// need a shared key).
+pub fn sealer(key_file: Option<&std::path::Path>) -> Result<Sealer, String> {
+    let keyring = if let Some(path) = key_file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the key file {}: {e}", path.display()))?;
+        text.trim()
+            .parse::<Keyring>()
+            .map_err(|e| format!("bad key file {}: {e}", path.display()))?
+    } else if std::env::var_os(KEYS_ENV).is_some() {
+        Keyring::from_env(KEYS_ENV).map_err(|e| format!("bad {KEYS_ENV}: {e}"))?
+    } else {
+        Keyring::generate()
+    };
+    Ok(Sealer::new(keyring))
+}
+
+/// Serves `make()`'s handler until the client goes away (stdio) or forever (HTTP).
+pub async fn serve<S, F>(listen: Listen, make: F) -> Result<(), Box<dyn std::error::Error>>
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    match listen {
+        Listen::Stdio => {
+            let running = make().serve(rmcp::transport::stdio()).await?;
+            running.waiting().await?;
+        }
+        Listen::Http(addr) => {
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            let router = http_router(make);
+            eprintln!("listening on http://{}/mcp", listener.local_addr()?);
+            axum::serve(listener, router).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The axum router serving MCP at `/mcp`: for tests that bind their own listener.
+pub fn http_router<S, F>(make: F) -> axum::Router
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    let service = StreamableHttpService::new(
+        move || Ok(make()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    axum::Router::new().nest_service("/mcp", service)
+}

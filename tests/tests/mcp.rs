@@ -1,0 +1,832 @@
+//! End to end over real rmcp client/server connections (in-process duplex streams):
+//! every example server, all three outcomes, invalid answers, a client without the
+//! elicitation capability, both eras of the protocol (push on 2025-06-18 and
+//! 2025-11-25, MRTR on 2026-07-28), the wizard's MRTR path with tampered, expired,
+//! foreign-key and replayed state, and URL mode in both eras.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use elicit_core::mcp::Elicitor;
+use elicit_core::seal::{Key, Keyring, Sealer};
+use elicit_examples::servers::purge::{PurgeServer, SAMPLE_AGES, create_samples};
+use elicit_examples::servers::ticket::TicketServer;
+use elicit_examples::servers::trip::{Inventory, TripServer};
+use elicit_examples::ticket::Cinema;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
+    CustomNotification, ElicitRequestParams, ElicitResult, Implementation, ProtocolVersion,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RoleClient,
+    RunningService, ServiceError,
+};
+use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+
+/// Upper bound on every test's run time.
+const LIMIT: Duration = Duration::from_secs(30);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Era {
+    V0618,
+    V1125,
+    Mrtr,
+}
+
+const ALL_ERAS: [Era; 3] = [Era::V0618, Era::V1125, Era::Mrtr];
+
+/// A client that answers elicitations from a script and records what it was asked.
+#[derive(Clone)]
+struct Scripted {
+    capabilities: Value,
+    version: ProtocolVersion,
+    answers: Arc<Mutex<VecDeque<Value>>>,
+    asked: Arc<Mutex<Vec<Value>>>,
+    notified: Arc<Mutex<Vec<CustomNotification>>>,
+}
+
+impl Scripted {
+    fn new(era: Era, answers: Vec<Value>) -> Scripted {
+        Scripted {
+            capabilities: json!({"elicitation": {"form": {}, "url": {}}}),
+            version: match era {
+                Era::V0618 => ProtocolVersion::V_2025_06_18,
+                Era::V1125 | Era::Mrtr => ProtocolVersion::V_2025_11_25,
+            },
+            answers: Arc::new(Mutex::new(answers.into())),
+            asked: Arc::default(),
+            notified: Arc::default(),
+        }
+    }
+
+    fn with_capabilities(mut self, capabilities: Value) -> Scripted {
+        self.capabilities = capabilities;
+        self
+    }
+
+    /// The params of every elicitation received, as JSON.
+    fn asked(&self) -> Vec<Value> {
+        self.asked.lock().unwrap().clone()
+    }
+
+    fn messages(&self) -> Vec<String> {
+        self.asked()
+            .iter()
+            .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+}
+
+impl ClientHandler for Scripted {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities: ClientCapabilities =
+            serde_json::from_value(self.capabilities.clone()).unwrap();
+        ClientConfig::new(capabilities, Implementation::new("scripted", "0.0.0"))
+            .with_protocol_version(self.version.clone())
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.asked
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(&request).unwrap());
+        let answer = self
+            .answers
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or_else(|| json!({"action": "cancel"}));
+        serde_json::from_value(answer).map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        _: NotificationContext<RoleClient>,
+    ) {
+        self.notified.lock().unwrap().push(notification);
+    }
+}
+
+/// Connects `client` to `server` over an in-process duplex stream, speaking `era`.
+async fn connect<S: ServerHandler + Send + 'static>(
+    server: S,
+    client: Scripted,
+    era: Era,
+) -> RunningService<RoleClient, Scripted> {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    match era {
+        Era::Mrtr => client
+            .serve_with_lifecycle(
+                client_io,
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await
+            .expect("client starts (2026-07-28)"),
+        _ => client.serve(client_io).await.expect("client starts"),
+    }
+}
+
+fn elicitor() -> Elicitor {
+    Elicitor::new(Sealer::new(Keyring::new("k1", Key::generate()).unwrap()))
+}
+
+fn call(name: &str, args: Value) -> CallToolRequestParams {
+    let Value::Object(map) = args else {
+        panic!("arguments are an object")
+    };
+    CallToolRequestParams::new(name.to_owned()).with_arguments(map)
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn trip_server() -> (TripServer, Arc<Mutex<Inventory>>) {
+    let inventory = Arc::new(Mutex::new(Inventory::demo()));
+    (TripServer::new(elicitor(), inventory.clone()), inventory)
+}
+
+async fn book_trip(
+    era: Era,
+    date: &str,
+    answers: Vec<Value>,
+) -> (Result<String, ServiceError>, Scripted, Vec<String>) {
+    let (server, inventory) = trip_server();
+    let client = Scripted::new(era, answers);
+    let running = connect(server, client.clone(), era).await;
+    let result = tokio::time::timeout(
+        LIMIT,
+        running.call_tool(call("book-trip", json!({"date": date}))),
+    )
+    .await
+    .expect("bounded");
+    let booked = inventory.lock().unwrap().booked().to_vec();
+    (result.map(|r| text(&r)), client, booked)
+}
+
+#[tokio::test]
+async fn book_trip_free_date_asks_nothing() {
+    for era in ALL_ERAS {
+        let (result, client, booked) = book_trip(era, "2025-02-03", vec![]).await;
+        assert_eq!(result.unwrap(), "Trip booked on 2025-02-03", "{era:?}");
+        assert!(client.asked().is_empty());
+        assert_eq!(booked, ["2025-02-03"]);
+    }
+}
+
+#[tokio::test]
+async fn book_trip_alternative_date_accepted() {
+    for era in ALL_ERAS {
+        let answer = json!({"action": "accept", "content": {"checkAlternatives": true, "newDate": "2025-02-03"}});
+        let (result, client, booked) = book_trip(era, "2025-02-01", vec![answer]).await;
+        assert_eq!(
+            result.unwrap(),
+            "Trip booked on alternate date: 2025-02-03",
+            "{era:?}"
+        );
+        assert_eq!(booked, ["2025-02-03"], "{era:?}");
+        let asked = client.asked();
+        assert_eq!(asked.len(), 1, "{era:?}");
+        assert_eq!(
+            asked[0]["message"],
+            "No trip available on 2025-02-01. Would you like to check alternative dates?"
+        );
+        let schema = &asked[0]["requestedSchema"];
+        assert_eq!(schema["properties"]["checkAlternatives"]["type"], "boolean");
+        assert_eq!(schema["properties"]["newDate"]["format"], "date");
+        assert_eq!(schema["required"], json!(["checkAlternatives"]));
+    }
+}
+
+#[tokio::test]
+async fn book_trip_distinct_results_for_no_decline_cancel() {
+    for era in ALL_ERAS {
+        let no = json!({"action": "accept", "content": {"checkAlternatives": false}});
+        let (result, _, booked) = book_trip(era, "2025-02-01", vec![no]).await;
+        assert_eq!(
+            result.unwrap(),
+            "You chose not to look for another date. Nothing booked."
+        );
+        assert!(booked.is_empty());
+        let (result, _, _) = book_trip(era, "2025-02-01", vec![json!({"action": "decline"})]).await;
+        assert_eq!(
+            result.unwrap(),
+            "You declined to pick another date. Nothing booked."
+        );
+        let (result, _, booked) =
+            book_trip(era, "2025-02-01", vec![json!({"action": "cancel"})]).await;
+        assert_eq!(result.unwrap(), "Booking cancelled.");
+        assert!(booked.is_empty());
+        let sold_out = json!({"action": "accept", "content": {"checkAlternatives": true, "newDate": "2025-02-02"}});
+        let (result, _, _) = book_trip(era, "2025-02-01", vec![sold_out]).await;
+        assert_eq!(
+            result.unwrap(),
+            "No trip available on 2025-02-02 either. Nothing booked."
+        );
+    }
+}
+
+#[tokio::test]
+async fn book_trip_invalid_answer_is_asked_again_with_the_problem() {
+    for era in ALL_ERAS {
+        let bad = json!({"action": "accept", "content": {"checkAlternatives": "yes", "newDate": "next friday"}});
+        let good = json!({"action": "accept", "content": {"checkAlternatives": true, "newDate": "2025-02-05"}});
+        let (result, client, _) = book_trip(era, "2025-02-01", vec![bad, good]).await;
+        assert_eq!(
+            result.unwrap(),
+            "Trip booked on alternate date: 2025-02-05",
+            "{era:?}"
+        );
+        let messages = client.messages();
+        assert_eq!(messages.len(), 2, "{era:?}");
+        assert!(messages[1].contains("Alternate date"), "{}", messages[1]);
+        assert!(messages[1].contains("New Date"), "{}", messages[1]);
+        assert!(messages[1].ends_with("Would you like to check alternative dates?"));
+    }
+}
+
+#[tokio::test]
+async fn book_trip_gives_up_after_three_invalid_answers() {
+    for era in ALL_ERAS {
+        let bad = json!({"action": "accept", "content": {"newDate": "2025-02-03"}});
+        let (result, client, booked) =
+            book_trip(era, "2025-02-01", vec![bad.clone(), bad.clone(), bad]).await;
+        let error = result.expect_err("three invalid answers fail the call");
+        assert!(
+            error.to_string().contains("Alternate date"),
+            "{era:?}: {error}"
+        );
+        assert_eq!(client.asked().len(), 3, "{era:?}");
+        assert!(booked.is_empty());
+    }
+}
+
+#[tokio::test]
+async fn book_trip_client_without_elicitation() {
+    for era in ALL_ERAS {
+        let (server, _) = trip_server();
+        let client = Scripted::new(era, vec![]).with_capabilities(json!({}));
+        let running = connect(server, client.clone(), era).await;
+        let result = running
+            .call_tool(call("book-trip", json!({"date": "2025-02-01"})))
+            .await
+            .unwrap();
+        assert!(text(&result).contains("cannot show forms"), "{era:?}");
+        assert!(client.asked().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn book_trip_url_only_client_gets_no_form() {
+    for era in [Era::V1125, Era::Mrtr] {
+        let (server, _) = trip_server();
+        let client =
+            Scripted::new(era, vec![]).with_capabilities(json!({"elicitation": {"url": {}}}));
+        let running = connect(server, client.clone(), era).await;
+        let result = running
+            .call_tool(call("book-trip", json!({"date": "2025-02-01"})))
+            .await
+            .unwrap();
+        assert!(text(&result).contains("cannot show forms"), "{era:?}");
+        assert!(client.asked().is_empty());
+    }
+}
+
+// ---------------------------------------------------------------- purge-approval
+
+struct Logs(PathBuf);
+
+impl Logs {
+    fn new(name: &str) -> Logs {
+        let dir = std::env::temp_dir().join(format!("elicit-purge-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        create_samples(&dir).unwrap();
+        Logs(dir)
+    }
+
+    fn count(&self, repo: &str) -> usize {
+        std::fs::read_dir(self.0.join(repo)).unwrap().count()
+    }
+}
+
+impl Drop for Logs {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+async fn purge(
+    logs: &Logs,
+    era: Era,
+    args: Value,
+    answers: Vec<Value>,
+) -> (Result<String, ServiceError>, Scripted) {
+    let server = PurgeServer::new(elicitor(), logs.0.clone());
+    let client = Scripted::new(era, answers);
+    let running = connect(server, client.clone(), era).await;
+    let result = tokio::time::timeout(LIMIT, running.call_tool(call("purge_old_logs", args)))
+        .await
+        .expect("bounded");
+    (result.map(|r| text(&r)), client)
+}
+
+#[tokio::test]
+async fn purge_dry_run_only_reports() {
+    let logs = Logs::new("dry");
+    for era in ALL_ERAS {
+        let (result, client) = purge(
+            &logs,
+            era,
+            json!({"repo": "demo-repo", "days": 90, "dry_run": true}),
+            vec![],
+        )
+        .await;
+        assert_eq!(
+            result.unwrap(),
+            "[DRY-RUN] would delete demo-repo/logs (older than 90d), 3 objects (nothing removed)"
+        );
+        assert!(client.asked().is_empty());
+        assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
+    }
+}
+
+#[tokio::test]
+async fn purge_deletes_only_after_a_ticked_accept() {
+    for era in ALL_ERAS {
+        let logs = Logs::new(&format!("accept-{era:?}"));
+        let approve = json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com", "retention_days": 150}});
+        let (result, client) = purge(
+            &logs,
+            era,
+            json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
+            vec![approve],
+        )
+        .await;
+        assert_eq!(
+            result.unwrap(),
+            "[DELETED] demo-repo/logs (older than 150d), 2 objects, approved by ops@example.com, retention=150d",
+            "{era:?}"
+        );
+        // 200 and 400 days old are gone; the rest and the other repository stay.
+        assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len() - 2);
+        assert_eq!(logs.count("other-repo"), SAMPLE_AGES.len());
+        let asked = client.asked();
+        assert!(asked[0]["message"].as_str().unwrap().contains("3 objects"));
+        let properties = &asked[0]["requestedSchema"]["properties"];
+        assert_eq!(properties["approver"]["format"], "email");
+        assert_eq!(properties["retention_days"]["maximum"], 365);
+    }
+}
+
+#[tokio::test]
+async fn purge_blocked_and_cancelled_delete_nothing() {
+    let logs = Logs::new("blocked");
+    let args = json!({"repo": "demo-repo", "days": 30, "dry_run": false});
+    for era in ALL_ERAS {
+        let unticked = json!({"action": "accept", "content": {"confirm": false, "approver": "ops@example.com", "retention_days": 30}});
+        let (result, _) = purge(&logs, era, args.clone(), vec![unticked]).await;
+        assert_eq!(
+            result.unwrap(),
+            "[BLOCKED] confirmation checkbox not ticked; aborted"
+        );
+        let (result, _) = purge(&logs, era, args.clone(), vec![json!({"action": "decline"})]).await;
+        assert_eq!(result.unwrap(), "[BLOCKED] user declined; nothing deleted");
+        let (result, _) = purge(&logs, era, args.clone(), vec![json!({"action": "cancel"})]).await;
+        assert_eq!(result.unwrap(), "[CANCELLED] user dismissed the dialog");
+        assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
+    }
+}
+
+#[tokio::test]
+async fn purge_invalid_approval_is_asked_again() {
+    for era in ALL_ERAS {
+        let logs = Logs::new(&format!("invalid-{era:?}"));
+        let bad = json!({"action": "accept", "content": {"confirm": true, "approver": "not-an-email", "retention_days": 999}});
+        let good = json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com"}});
+        let (result, client) = purge(
+            &logs,
+            era,
+            json!({"repo": "demo-repo", "days": 10, "dry_run": false}),
+            vec![bad, good],
+        )
+        .await;
+        // The default retention (30 days) was filled in.
+        assert_eq!(
+            result.unwrap(),
+            "[DELETED] demo-repo/logs (older than 30d), 4 objects, approved by ops@example.com, retention=30d"
+        );
+        let messages = client.messages();
+        assert!(
+            messages[1].contains("Approver's e-mail: not an e-mail address"),
+            "{}",
+            messages[1]
+        );
+        assert!(messages[1].contains("Retention days"), "{}", messages[1]);
+    }
+}
+
+#[tokio::test]
+async fn purge_refuses_path_tricks() {
+    let logs = Logs::new("tricks");
+    for repo in ["..", "../etc", "demo-repo/../other-repo", ""] {
+        let server = PurgeServer::new(elicitor(), logs.0.clone());
+        let running = connect(server, Scripted::new(Era::V1125, vec![]), Era::V1125).await;
+        let result = running
+            .call_tool(call(
+                "purge_old_logs",
+                json!({"repo": repo, "days": 1, "dry_run": false}),
+            ))
+            .await
+            .unwrap();
+        assert_eq!(result.is_error, Some(true), "{repo}");
+    }
+    assert_eq!(logs.count("other-repo"), SAMPLE_AGES.len());
+}
+
+// ---------------------------------------------------------------- ticket-booking
+
+fn ticket_server(elicitor: Elicitor) -> TicketServer {
+    TicketServer::new(elicitor, Arc::new(Mutex::new(Cinema::demo())))
+}
+
+fn accept(content: Value) -> Value {
+    json!({"action": "accept", "content": content})
+}
+
+fn happy_answers() -> Vec<Value> {
+    vec![
+        accept(json!({"date": "2025-02-01"})), // sold out: asked again
+        accept(json!({"date": "2025-02-03"})),
+        accept(json!({"seat": "Z9"})), // not offered: asked again
+        accept(json!({"seat": "B4"})),
+        accept(json!({"popcorn": true, "drink": "cola"})),
+        accept(json!({"size": "Large"})),
+    ]
+}
+
+#[tokio::test]
+async fn ticket_wizard_every_era() {
+    for era in [Era::V1125, Era::Mrtr, Era::V0618] {
+        let client = Scripted::new(era, happy_answers());
+        let running = connect(ticket_server(elicitor()), client.clone(), era).await;
+        let result =
+            tokio::time::timeout(LIMIT, running.call_tool(call("book_tickets", json!({}))))
+                .await
+                .expect("bounded")
+                .unwrap();
+        assert_eq!(
+            text(&result),
+            "Booked seat B4 on 2025-02-03 with large popcorn and cola.",
+            "{era:?}"
+        );
+        let messages = client.messages();
+        assert_eq!(messages.len(), 6, "{era:?}: {messages:?}");
+        assert!(
+            messages[1].starts_with("No seats left on 2025-02-01"),
+            "{}",
+            messages[1]
+        );
+        assert_eq!(messages[2], "Pick a seat for 2025-02-03");
+        assert!(
+            messages[3].contains("Z9") || messages[3].contains("Seat"),
+            "{}",
+            messages[3]
+        );
+        let seat = &client.asked()[2]["requestedSchema"]["properties"]["seat"];
+        assert_eq!(seat["enum"], json!(["A1", "A2", "B4"]), "{era:?}");
+    }
+}
+
+#[tokio::test]
+async fn ticket_wizard_decline_and_cancel_name_the_step() {
+    for era in [Era::V1125, Era::Mrtr] {
+        let answers = vec![
+            accept(json!({"date": "2025-02-03"})),
+            json!({"action": "decline"}),
+        ];
+        let client = Scripted::new(era, answers);
+        let running = connect(ticket_server(elicitor()), client, era).await;
+        let result = running
+            .call_tool(call("book_tickets", json!({})))
+            .await
+            .unwrap();
+        assert_eq!(text(&result), "Nothing booked: you declined the seat step.");
+        let answers = vec![json!({"action": "cancel"})];
+        let running = connect(ticket_server(elicitor()), Scripted::new(era, answers), era).await;
+        let result = running
+            .call_tool(call("book_tickets", json!({})))
+            .await
+            .unwrap();
+        assert_eq!(text(&result), "Booking cancelled at the date step.");
+    }
+}
+
+#[tokio::test]
+async fn ticket_wizard_without_popcorn_skips_the_size() {
+    let answers = vec![
+        accept(json!({"date": "2025-02-04"})),
+        accept(json!({"seat": "C1"})),
+        accept(json!({"popcorn": false})),
+    ];
+    let client = Scripted::new(Era::Mrtr, answers);
+    let running = connect(ticket_server(elicitor()), client.clone(), Era::Mrtr).await;
+    let result = running
+        .call_tool(call("book_tickets", json!({})))
+        .await
+        .unwrap();
+    assert_eq!(
+        text(&result),
+        "Booked seat C1 on 2025-02-04 with no snacks."
+    );
+    assert_eq!(client.asked().len(), 3);
+}
+
+/// One MRTR round by hand: the first `input_required` of `book_tickets`.
+async fn first_round(running: &RunningService<RoleClient, Scripted>) -> (String, String, Value) {
+    let response = running
+        .call_tool_once(call("book_tickets", json!({})))
+        .await
+        .unwrap();
+    let CallToolResponse::InputRequired(input) = response else {
+        panic!("the first round asks a question");
+    };
+    let state = input.request_state.clone().expect("a sealed state");
+    let requests = input.input_requests.expect("one input request");
+    let (key, request) = requests.into_iter().next().unwrap();
+    (key, state, serde_json::to_value(request).unwrap())
+}
+
+async fn retry(
+    running: &RunningService<RoleClient, Scripted>,
+    key: &str,
+    state: &str,
+    answer: Value,
+) -> Result<CallToolResponse, ServiceError> {
+    let mut params = call("book_tickets", json!({}));
+    params.request_state = Some(state.to_owned());
+    params.input_responses = Some(BTreeMap::from([(key.to_owned(), answer)]));
+    running.call_tool_once(params).await
+}
+
+#[tokio::test]
+async fn mrtr_state_is_sealed_and_bound() {
+    let shared = elicitor();
+    let running = connect(
+        ticket_server(shared.clone()),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let (key, state, request) = first_round(&running).await;
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(
+        request["params"]["message"],
+        "Which day would you like to go?"
+    );
+    assert!(!state.contains("2025"), "the state is encrypted");
+
+    // The genuine retry moves on to the seat.
+    let answer = accept(json!({"date": "2025-02-03"}));
+    let next = retry(&running, &key, &state, answer.clone()).await.unwrap();
+    let CallToolResponse::InputRequired(next) = next else {
+        panic!("asks the seat")
+    };
+    let seat_state = next.request_state.unwrap();
+    assert!(!seat_state.contains("2025-02-03"));
+
+    // A missing answer asks the same question again; extra keys are ignored.
+    let mut params = call("book_tickets", json!({}));
+    params.request_state = Some(state.clone());
+    params.input_responses = Some(BTreeMap::from([("unrelated".to_owned(), json!(1))]));
+    let again = running.call_tool_once(params).await.unwrap();
+    let CallToolResponse::InputRequired(again) = again else {
+        panic!("asks again")
+    };
+    assert!(again.input_requests.unwrap().contains_key(&key));
+
+    // Tampered: one character changed.
+    let mut bytes = state.clone().into_bytes();
+    let i = bytes.len() - 5;
+    bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(bytes).unwrap();
+    let error = retry(&running, &key, &tampered, answer.clone())
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("requestState"), "{error}");
+
+    // Garbage.
+    let error = retry(&running, &key, "not a state", answer.clone())
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("requestState"), "{error}");
+
+    // Foreign key: another server instance with its own key.
+    let other = connect(
+        ticket_server(elicitor()),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let error = retry(&other, &key, &state, answer.clone())
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("requestState"), "{error}");
+
+    // Replayed against another tool of a server with the same key.
+    let trip = connect(
+        TripServer::new(shared.clone(), Arc::new(Mutex::new(Inventory::demo()))),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let mut params = call("book-trip", json!({"date": "2025-02-01"}));
+    params.request_state = Some(state.clone());
+    params.input_responses = Some(BTreeMap::from([(key.clone(), answer)]));
+    let error = trip.call_tool_once(params).await.unwrap_err();
+    assert!(error.to_string().contains("requestState"), "{error}");
+}
+
+#[tokio::test]
+async fn mrtr_state_replayed_by_another_principal_or_arguments_is_refused() {
+    let (server, _) = trip_server();
+    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
+    let response = running
+        .call_tool_once(call("book-trip", json!({"date": "2025-02-01"})))
+        .await
+        .unwrap();
+    let CallToolResponse::InputRequired(input) = response else {
+        panic!("asks")
+    };
+    let state = input.request_state.unwrap();
+    let key = input.input_requests.unwrap().into_keys().next().unwrap();
+    let mut params = call("book-trip", json!({"date": "2025-02-02"}));
+    params.request_state = Some(state);
+    params.input_responses = Some(BTreeMap::from([(
+        key,
+        accept(json!({"checkAlternatives": true, "newDate": "2025-02-03"})),
+    )]));
+    let error = running.call_tool_once(params).await.unwrap_err();
+    assert!(error.to_string().contains("requestState"), "{error}");
+}
+
+#[tokio::test]
+async fn mrtr_state_expires() {
+    let short = Elicitor::new(
+        Sealer::new(Keyring::new("k1", Key::generate()).unwrap()).with_ttl(Duration::from_secs(1)),
+    );
+    let running = connect(
+        ticket_server(short),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let (key, state, _) = first_round(&running).await;
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let error = retry(
+        &running,
+        &key,
+        &state,
+        accept(json!({"date": "2025-02-03"})),
+    )
+    .await
+    .unwrap_err();
+    assert!(error.to_string().contains("expired"), "{error}");
+}
+
+#[tokio::test]
+async fn mrtr_rotated_key_still_opens_old_state() {
+    let old = Key::generate();
+    let before = Elicitor::new(Sealer::new(Keyring::new("k1", old.clone()).unwrap()));
+    let after = Elicitor::new(Sealer::new(
+        Keyring::new("k2", Key::generate())
+            .unwrap()
+            .with_previous("k1", old)
+            .unwrap(),
+    ));
+    let first = connect(
+        ticket_server(before),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let (key, state, _) = first_round(&first).await;
+    let second = connect(
+        ticket_server(after),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let next = retry(&second, &key, &state, accept(json!({"date": "2025-02-03"})))
+        .await
+        .unwrap();
+    assert!(matches!(next, CallToolResponse::InputRequired(_)));
+}
+
+// ---------------------------------------------------------------- URL mode
+
+#[tokio::test]
+async fn url_mode_in_both_eras() {
+    for era in [Era::V1125, Era::Mrtr] {
+        let client = Scripted::new(era, vec![json!({"action": "accept"})]);
+        let running = connect(ticket_server(elicitor()), client.clone(), era).await;
+        let result = running
+            .call_tool(call("pay_tickets", json!({"order": "A-17"})))
+            .await
+            .unwrap();
+        assert_eq!(
+            text(&result),
+            "Payment page opened for order A-17.",
+            "{era:?}"
+        );
+        let asked = client.asked();
+        assert_eq!(asked[0]["mode"], "url");
+        assert_eq!(asked[0]["url"], "https://pay.example.com/checkout/A-17");
+        assert!(asked[0].get("requestedSchema").is_none());
+        if era == Era::V1125 {
+            let id = asked[0]["elicitationId"].as_str().unwrap().to_owned();
+            assert!(!id.is_empty());
+            // The completion notification names the same elicitation.
+            let mut notified = Vec::new();
+            for _ in 0..50 {
+                notified = client.notified.lock().unwrap().clone();
+                if !notified.is_empty() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            assert_eq!(notified[0].method, "notifications/elicitation/complete");
+            assert_eq!(notified[0].params.as_ref().unwrap()["elicitationId"], id);
+        } else {
+            assert!(client.notified.lock().unwrap().is_empty());
+        }
+        let client = Scripted::new(era, vec![json!({"action": "decline"})]);
+        let running = connect(ticket_server(elicitor()), client, era).await;
+        let result = running
+            .call_tool(call("pay_tickets", json!({"order": "A-17"})))
+            .await
+            .unwrap();
+        assert_eq!(text(&result), "Payment for order A-17 declined.");
+    }
+}
+
+#[tokio::test]
+async fn url_required_error_on_2025_11_25() {
+    let client = Scripted::new(Era::V1125, vec![]);
+    let running = connect(ticket_server(elicitor()), client, Era::V1125).await;
+    let error = running
+        .call_tool(call(
+            "pay_tickets",
+            json!({"order": "A-17", "via_error": true}),
+        ))
+        .await
+        .unwrap_err();
+    let ServiceError::McpError(error) = error else {
+        panic!("a JSON-RPC error: {error}")
+    };
+    assert_eq!(error.code.0, -32042);
+    let data = error.data.unwrap();
+    assert_eq!(data["elicitations"][0]["mode"], "url");
+    assert_eq!(
+        data["elicitations"][0]["url"],
+        "https://pay.example.com/checkout/A-17"
+    );
+    assert!(data["elicitations"][0]["elicitationId"].is_string());
+}
+
+#[tokio::test]
+async fn url_mode_needs_the_capability() {
+    for era in [Era::V0618, Era::V1125, Era::Mrtr] {
+        let client =
+            Scripted::new(era, vec![]).with_capabilities(json!({"elicitation": {"form": {}}}));
+        let running = connect(ticket_server(elicitor()), client.clone(), era).await;
+        let result = running
+            .call_tool(call("pay_tickets", json!({"order": "A-17"})))
+            .await
+            .unwrap();
+        assert!(
+            text(&result).contains("cannot open payment pages"),
+            "{era:?}"
+        );
+        assert!(client.asked().is_empty());
+    }
+}
