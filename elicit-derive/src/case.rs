@@ -32,9 +32,18 @@ impl RenameRule {
         match self {
             RenameRule::Lower | RenameRule::Snake => field.to_owned(),
             RenameRule::Upper | RenameRule::ScreamingSnake => field.to_ascii_uppercase(),
-            RenameRule::Pascal | RenameRule::Camel => {
+            // serde: camelCase is PascalCase with the first character lowered.
+            RenameRule::Camel => {
+                let pascal = RenameRule::Pascal.apply_to_field(field);
+                let mut chars = pascal.chars();
+                match chars.next() {
+                    Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+                    None => String::new(),
+                }
+            }
+            RenameRule::Pascal => {
                 let mut out = String::new();
-                let mut capitalize = self == RenameRule::Pascal;
+                let mut capitalize = true;
                 for ch in field.chars() {
                     if ch == '_' {
                         capitalize = true;

@@ -511,7 +511,6 @@ struct OddCamel {
 }
 
 #[test]
-#[ignore = "known bug in elicit-derive/src/case.rs: camelCase differs from serde for `_x` and `Xy` fields"]
 fn camel_case_of_odd_field_names() {
     assert_eq!(assert_fields_agree::<OddCamel>(), ["privateNote", "uRL"]);
 }
