@@ -492,17 +492,8 @@ impl Session {
     /// Asks the form `T` with `message`; an invalid answer is asked again with the
     /// problems above the message, up to the attempts of the [`Elicitor`].
     pub async fn ask<T: Elicit>(&mut self, message: &str) -> Result<Elicitation<T>, Halt> {
-        let answer = self.ask_form(message, T::form()).await?;
-        Ok(match answer.action {
-            Action::Accept => {
-                let content = answer.content.unwrap_or(Value::Object(Map::new()));
-                let value = T::deserialize(&content)
-                    .map_err(|e| Halt::Ask(AskError::Answer(AnswerError::Parse(e))))?;
-                Elicitation::Accept(value)
-            }
-            Action::Decline => Elicitation::Decline,
-            Action::Cancel => Elicitation::Cancel,
-        })
+        let answer = self.ask_form(None, message, T::form()).await?;
+        typed(answer)
     }
 
     /// Asks a yes/no question with the ready-made [`Confirm`] form: `Accept(true)` only
@@ -512,7 +503,7 @@ impl Session {
         message: &str,
         confirm: &Confirm,
     ) -> Result<Elicitation<bool>, Halt> {
-        let answer = self.ask_form(message, confirm.form()).await?;
+        let answer = self.ask_form(None, message, confirm.form()).await?;
         Ok(match answer.action {
             Action::Accept => Elicitation::Accept(
                 answer
@@ -529,12 +520,16 @@ impl Session {
 
     /// Asks a form built at run time; returns the action and, on accept, the
     /// validated content with defaults filled.
+    ///
+    /// `key` names the question in `inputRequests` on 2026-07-28 (the same key on every
+    /// re-ask); `None` lets the session number it.
     pub async fn ask_value(
         &mut self,
+        key: Option<&str>,
         message: &str,
         form: &Form,
     ) -> Result<(Action, Option<Value>), Halt> {
-        let answer = self.ask_form(message, form).await?;
+        let answer = self.ask_form(key, message, form).await?;
         Ok((answer.action, answer.content))
     }
 
@@ -548,7 +543,25 @@ impl Session {
         Ok(Answer { action, content })
     }
 
-    async fn ask_form(&mut self, message: &str, form: &Form) -> Result<Answer, Halt> {
+    /// [`ask`](Self::ask) under a key of your choosing: on 2026-07-28 the question is
+    /// `inputRequests[key]` on every round and the answer is read from
+    /// `inputResponses[key]`, so a client (or a test harness) that knows the key may
+    /// answer it in the first call.
+    pub async fn ask_as<T: Elicit>(
+        &mut self,
+        key: &str,
+        message: &str,
+    ) -> Result<Elicitation<T>, Halt> {
+        let answer = self.ask_form(Some(key), message, T::form()).await?;
+        typed(answer)
+    }
+
+    async fn ask_form(
+        &mut self,
+        key: Option<&str>,
+        message: &str,
+        form: &Form,
+    ) -> Result<Answer, Halt> {
         let index = self.next_index();
         if let Some(logged) = self.logged(index) {
             return self.check(form, &logged).map_err(replay_error);
@@ -590,8 +603,11 @@ impl Session {
         }
         // 2026-07-28: the answer, if any, is in this retry's inputResponses.
         let (mut failed, mut problem) = self.pending_attempt(index);
-        let key = format!("ask{index}.{failed}");
-        if let Some(result) = self.response(&key) {
+        let key_for = |failed: u32| match key {
+            Some(k) => k.to_owned(),
+            None => format!("ask{index}.{failed}"),
+        };
+        if let Some(result) = self.response(&key_for(failed)) {
             match self.check(form, &result) {
                 Ok(answer) => {
                     self.log(result);
@@ -604,7 +620,7 @@ impl Session {
                 Err(e) => return Err(AskError::Answer(e).into()),
             }
         }
-        let key = format!("ask{index}.{failed}");
+        let key = key_for(failed);
         let request = params(problem.as_deref());
         self.suspend(
             Pending {
@@ -953,6 +969,19 @@ impl Session {
         serde_json::to_value(response)
             .map_err(|e| Halt::Ask(AskError::Peer(format!("unreadable result: {e}"))))
     }
+}
+
+fn typed<T: Elicit>(answer: Answer) -> Result<Elicitation<T>, Halt> {
+    Ok(match answer.action {
+        Action::Accept => {
+            let content = answer.content.unwrap_or(Value::Object(Map::new()));
+            let value = T::deserialize(&content)
+                .map_err(|e| Halt::Ask(AskError::Answer(AnswerError::Parse(e))))?;
+            Elicitation::Accept(value)
+        }
+        Action::Decline => Elicitation::Decline,
+        Action::Cancel => Elicitation::Cancel,
+    })
 }
 
 fn peer_error(e: ServiceError) -> AskError {

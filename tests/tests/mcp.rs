@@ -830,3 +830,99 @@ async fn url_mode_needs_the_capability() {
         assert!(client.asked().is_empty());
     }
 }
+
+/// A question under a chosen key: the key is stable across rounds, and a client that
+/// knows it may answer in the very first call (no requestState yet).
+#[tokio::test]
+async fn mrtr_named_keys() {
+    use elicit_core::mcp::{Halt, Session};
+    use elicit_core::{Elicit, Elicitation};
+    use rmcp::model::{ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig};
+
+    #[derive(Elicit, serde::Deserialize)]
+    struct Name {
+        #[elicit(min_length = 1)]
+        name: String,
+    }
+
+    #[derive(Clone)]
+    struct Greeter(Elicitor);
+
+    async fn greet(s: &mut Session) -> Result<CallToolResult, Halt> {
+        Ok(match s.ask_as::<Name>("user_name", "Your name?").await? {
+            Elicitation::Accept(n) => {
+                CallToolResult::success(vec![rmcp::model::ContentBlock::text(format!(
+                    "Hello, {}",
+                    n.name
+                ))])
+            }
+            _ => CallToolResult::success(vec![]),
+        })
+    }
+
+    impl ServerHandler for Greeter {
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        }
+        async fn list_tools(
+            &self,
+            _: Option<PaginatedRequestParams>,
+            _: RequestContext<rmcp::service::RoleServer>,
+        ) -> Result<ListToolsResult, ErrorData> {
+            Ok(ListToolsResult::default())
+        }
+        async fn call_tool(
+            &self,
+            params: CallToolRequestParams,
+            ctx: RequestContext<rmcp::service::RoleServer>,
+        ) -> Result<CallToolResponse, ErrorData> {
+            let mut s = self.0.tool(&ctx, &params)?;
+            let result = greet(&mut s).await;
+            s.finish(result)
+        }
+    }
+
+    let running = connect(
+        Greeter(elicitor()),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let first = running
+        .call_tool_once(call("greet", json!({})))
+        .await
+        .unwrap();
+    let CallToolResponse::InputRequired(first) = first else {
+        panic!("asks")
+    };
+    assert!(first.input_requests.unwrap().contains_key("user_name"));
+    // An invalid answer is asked again under the same key.
+    let mut params = call("greet", json!({}));
+    params.request_state = first.request_state;
+    params.input_responses = Some(BTreeMap::from([(
+        "user_name".into(),
+        accept(json!({"name": ""})),
+    )]));
+    let again = running.call_tool_once(params).await.unwrap();
+    let CallToolResponse::InputRequired(again) = again else {
+        panic!("asks again")
+    };
+    let requests = serde_json::to_value(again.input_requests.unwrap()).unwrap();
+    assert!(
+        requests["user_name"]["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Your name?")
+    );
+    // Answered in the first call, with extra keys: complete at once.
+    let mut params = call("greet", json!({}));
+    params.input_responses = Some(BTreeMap::from([
+        ("user_name".into(), accept(json!({"name": "Alice"}))),
+        ("unknown_extra_key".into(), accept(json!({"foo": "bar"}))),
+    ]));
+    let done = running.call_tool_once(params).await.unwrap();
+    let CallToolResponse::Complete(done) = done else {
+        panic!("complete")
+    };
+    assert_eq!(text(&done), "Hello, Alice");
+}
