@@ -387,21 +387,27 @@ fn check_value(
                 },
                 _ => return wrong(errors, "a whole number"),
             };
+            let lo = minimum.map_or(range.0, |m| m.max(range.0));
+            let hi = maximum.map_or(range.1, |m| m.min(range.1));
             let whole: i128 = if let Some(i) = n.as_i64() {
                 i128::from(i)
             } else if let Some(u) = n.as_u64() {
                 i128::from(u)
             } else {
                 let f = n.as_f64().unwrap_or(f64::NAN);
-                if lenient && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
+                let is_whole = f.is_finite() && f.fract() == 0.0;
+                // `as` is exact for whole floats within i128 and saturates beyond.
+                if is_whole && lenient && f.abs() < 9_007_199_254_740_992.0 {
+                    f as i128
+                } else if is_whole && !(lo..=hi).contains(&(f as i128)) {
+                    // serde_json holds integers beyond i64/u64 as floats: out of range is
+                    // what is wrong with them, not a fraction.
                     f as i128
                 } else {
                     push(errors, field, Problem::NotWhole);
                     return None;
                 }
             };
-            let lo = minimum.map_or(range.0, |m| m.max(range.0));
-            let hi = maximum.map_or(range.1, |m| m.min(range.1));
             if whole < lo {
                 push(
                     errors,
@@ -508,6 +514,9 @@ fn check_value(
             }
             // Options are few; each item is looked up in them and in the items before it.
             let mut seen: Vec<&str> = Vec::with_capacity(items.len().min(options.len()));
+            // Each repeated or unknown value is reported once, however often it is sent.
+            let mut repeated: Vec<&str> = Vec::new();
+            let mut unknown: std::collections::HashSet<&str> = std::collections::HashSet::new();
             for item in items {
                 let Value::String(s) = item else {
                     push(
@@ -521,9 +530,14 @@ fn check_value(
                     return None;
                 };
                 if !options.iter().any(|c| c.value == s.as_str()) {
-                    push(errors, field, Problem::NotAnOption { value: echo(s) });
+                    if unknown.insert(s) {
+                        push(errors, field, Problem::NotAnOption { value: echo(s) });
+                    }
                 } else if seen.contains(&s.as_str()) {
-                    push(errors, field, Problem::Duplicate { value: echo(s) });
+                    if !repeated.contains(&s.as_str()) {
+                        repeated.push(s);
+                        push(errors, field, Problem::Duplicate { value: echo(s) });
+                    }
                 } else {
                     seen.push(s);
                 }
