@@ -1,29 +1,49 @@
 //! Sealed state for stateless servers (feature `seal`): encrypted, authenticated,
 //! expiring tokens bound to who asked and for what.
 //!
-//! On MCP 2026-07-28 a server that asks the user something returns `input_required`
-//! with an opaque `requestState`; the client echoes it on the retry. That string is
-//! attacker-controlled and carries the user's answers so far, so it is sealed with
-//! XChaCha20-Poly1305 (encrypted, not only signed: answers can be personal data), with
-//! an expiry inside the authenticated payload and a [`Binding`] (principal, method,
-//! tool or prompt name, a digest of the arguments) as associated data. A token sealed
-//! for one call opens for no other.
+//! On MCP 2026-07-28 (Multi Round-Trip Requests) a server that asks the user something
+//! returns `input_required` with an opaque `requestState`; the client echoes it on the
+//! retry. That string is attacker-controlled and carries the user's answers so far, so
+//! it is sealed with XChaCha20-Poly1305 (encrypted, not only signed: answers can be
+//! personal data), with an expiry inside the authenticated payload and a [`Binding`]
+//! (principal, method, tool or prompt name, a digest of the arguments) as associated
+//! data. A token sealed for one call opens for no other.
 //!
 //! ```
-//! use elicit_core::seal::{Binding, Key, Keyring, Sealer};
+//! use elicit_core::seal::{Binding, Key, Keyring, SealError, Sealer};
 //! use serde_json::json;
 //!
 //! let sealer = Sealer::new(Keyring::new("k1", Key::generate())?);
-//! let binding = Binding::new("alice", "tools/call", "book_tickets", &json!({}));
+//! let args = json!({"event": "concert", "seats": 2});
+//! let binding = Binding::new("alice", "tools/call", "book_tickets", &args);
 //! let token = sealer.seal(&binding, &json!({"step": 2}))?;
+//! assert!(token.starts_with("v1.k1."));
 //! let back: serde_json::Value = sealer.open(&binding, &token)?;
 //! assert_eq!(back["step"], 2);
 //!
-//! // The same token for another principal does not open.
-//! let bob = Binding::new("bob", "tools/call", "book_tickets", &json!({}));
-//! assert!(sealer.open::<serde_json::Value>(&bob, &token).is_err());
+//! // The same token for another principal (or tool, or arguments) does not open.
+//! let bob = Binding::new("bob", "tools/call", "book_tickets", &args);
+//! assert!(matches!(
+//!     sealer.open::<serde_json::Value>(&bob, &token),
+//!     Err(SealError::Tampered)
+//! ));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Token format
+//!
+//! `v1.<key id>.<base64url without padding of (24-byte nonce || ciphertext || 16-byte tag)>`.
+//! The plaintext is the expiry (8 bytes, big-endian seconds since the Unix epoch)
+//! followed by the payload as JSON. The associated data is `v1.<key id>.` followed by
+//! the 32-byte [`Binding`] digest, so the version, the key id and the binding are all
+//! authenticated without being stored. Tokens longer than [`MAX_TOKEN_LEN`] are
+//! refused before any decoding, and never produced.
+//!
+//! A token sealed for another binding fails authentication exactly like a changed
+//! token: the cipher cannot tell the two apart, so both are [`SealError::Tampered`].
+//! Within its lifetime a token can be replayed for the very same binding (the same
+//! principal calling the same tool with the same arguments): that is what a stateless
+//! retry is, so keep the TTL short.
 //!
 //! # Keys and rotation
 //!
@@ -32,12 +52,25 @@
 //! key, keep the old one as previous for as long as tokens live (the TTL, 15 minutes
 //! by default), then drop it. Replicas behind a load balancer share the keyring.
 //!
-//! The text form (an environment variable or a key file) lists `id:key` pairs
-//! separated by commas, current first; a key is 32 bytes in base64 (URL-safe or
-//! standard) or 64 hex digits:
+//! The text form (an environment variable, see [`Keyring::from_env`], or a key file)
+//! lists `id:key` pairs separated by commas or newlines, **current first**. An id is 1
+//! to 16 of `A-Z a-z 0-9 _ -`; a key is 32 bytes in base64 (URL-safe or standard,
+//! padded or not) or 64 hex digits. Blank entries and lines starting with `#` are
+//! ignored.
 //!
-//! ```text
-//! k2:q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq8w,k1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+//! ```
+//! use elicit_core::seal::Keyring;
+//!
+//! // k2 seals; k1 (retiring) still opens tokens sealed before the rotation.
+//! let text = "k2:q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq8w,\
+//!             k1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+//! let ring: Keyring = text.parse()?;
+//! assert_eq!(ring.current_id(), "k2");
+//!
+//! // Generate a key for the file: `Key::generate().to_base64()`.
+//! let round_trip: Keyring = ring.to_text().parse()?;
+//! assert_eq!(round_trip.current_id(), "k2");
+//! # Ok::<(), elicit_core::seal::KeyError>(())
 //! ```
 
 use std::fmt;
@@ -45,25 +78,29 @@ use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-/// The longest token [`Sealer::open`] reads; longer input is refused before decoding.
+/// The longest token [`Sealer::open`] reads (64 KiB); longer input is refused before
+/// any decoding, and [`Sealer::seal`] never produces a longer one.
 pub const MAX_TOKEN_LEN: usize = 64 * 1024;
 
-/// How long a sealed token opens, unless the [`Sealer`] says otherwise.
+/// How long a sealed token opens (15 minutes), unless the [`Sealer`] says otherwise.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
 
 const VERSION: &str = "v1";
 const NONCE_LEN: usize = 24;
 const TAG_LEN: usize = 16;
+const EXPIRY_LEN: usize = 8;
 
-/// A 256-bit key. Its `Debug` never shows the bytes.
-#[derive(Clone, PartialEq, Eq)]
+/// A 256-bit key. Its `Debug` never shows the bytes, and `==` takes the same time
+/// whatever the keys.
+#[derive(Clone)]
 pub struct Key([u8; 32]);
 
 impl Key {
@@ -74,7 +111,8 @@ impl Key {
     /// safe to do.
     pub fn generate() -> Key {
         let mut bytes = [0u8; 32];
-        fill_random(&mut bytes);
+        // Without randomness no key is safe; there is no sensible fallback.
+        getrandom::fill(&mut bytes).expect("the operating system's random number generator failed");
         Key(bytes)
     }
 
@@ -83,11 +121,28 @@ impl Key {
         Key(bytes)
     }
 
-    /// The key in URL-safe base64, for a key file or an environment variable.
+    /// The key in URL-safe base64 without padding, for a key file or an environment
+    /// variable.
     pub fn to_base64(&self) -> String {
         URL_SAFE_NO_PAD.encode(self.0)
     }
+
+    fn cipher(&self) -> XChaCha20Poly1305 {
+        XChaCha20Poly1305::new(&chacha20poly1305::Key::from(self.0))
+    }
 }
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.0
+            .iter()
+            .zip(other.0.iter())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+    }
+}
+
+impl Eq for Key {}
 
 impl fmt::Debug for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -102,6 +157,7 @@ impl FromStr for Key {
     fn from_str(s: &str) -> Result<Key, KeyError> {
         let s = s.trim();
         let bytes = if s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
+            // All ASCII, so every two-byte slice is on a character boundary.
             (0..32)
                 .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16))
                 .collect::<Result<Vec<u8>, _>>()
@@ -110,7 +166,7 @@ impl FromStr for Key {
             let unpadded = s.trim_end_matches('=');
             URL_SAFE_NO_PAD
                 .decode(unpadded)
-                .or_else(|_| STANDARD.decode(s))
+                .or_else(|_| STANDARD_NO_PAD.decode(unpadded))
                 .map_err(|_| KeyError::BadKey)?
         };
         let bytes: [u8; 32] = bytes.try_into().map_err(|_| KeyError::BadKey)?;
@@ -118,13 +174,82 @@ impl FromStr for Key {
     }
 }
 
-/// Why a key or keyring could not be read.
+/// A key's name in a token: 1 to 16 of `A-Z a-z 0-9 _ -`, so it is safe to show and
+/// log.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KeyId(String);
+
+impl KeyId {
+    /// The longest id.
+    pub const MAX_LEN: usize = 16;
+
+    /// Checks `id`.
+    pub fn new(id: &str) -> Result<KeyId, KeyError> {
+        if Self::valid(id) {
+            Ok(KeyId(id.to_owned()))
+        } else {
+            Err(KeyError::BadId(id.chars().take(32).collect()))
+        }
+    }
+
+    /// The id as a string.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    fn valid(id: &str) -> bool {
+        (1..=Self::MAX_LEN).contains(&id.len())
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    }
+}
+
+impl FromStr for KeyId {
+    type Err = KeyError;
+
+    fn from_str(s: &str) -> Result<KeyId, KeyError> {
+        KeyId::new(s)
+    }
+}
+
+impl AsRef<str> for KeyId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for KeyId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for KeyId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KeyId({:?})", self.0)
+    }
+}
+
+impl PartialEq<str> for KeyId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for KeyId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+/// Why a key or keyring could not be read. Its messages never show key material.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum KeyError {
-    /// A key is not 32 bytes of base64 or 64 hex digits.
+    /// A key is not 32 bytes of base64 or 64 hex digits, or an entry is not `id:key`.
     BadKey,
-    /// A key id is not 1 to 16 of `A-Z a-z 0-9 _ -`.
+    /// A key id is not 1 to 16 of `A-Z a-z 0-9 _ -` (at most 32 characters of it).
     BadId(String),
     /// Two keys share an id.
     DuplicateId(String),
@@ -137,69 +262,68 @@ pub enum KeyError {
 impl fmt::Display for KeyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            KeyError::BadKey => f.write_str("a key must be 32 bytes in base64, or 64 hex digits"),
+            KeyError::BadKey => {
+                f.write_str("expected `id:key` with a key of 32 bytes in base64, or 64 hex digits")
+            }
             KeyError::BadId(id) => write!(
                 f,
                 "key id {id:?} must be 1 to 16 letters, digits, '_' or '-'"
             ),
             KeyError::DuplicateId(id) => write!(f, "key id {id:?} is used twice"),
             KeyError::Empty => f.write_str("no key given: expected `id:key[,id:key..]`"),
-            KeyError::MissingEnv(var) => write!(f, "the environment variable {var} is not set"),
+            KeyError::MissingEnv(var) => {
+                write!(
+                    f,
+                    "the environment variable {var} is not set (or not Unicode)"
+                )
+            }
         }
     }
 }
 
 impl std::error::Error for KeyError {}
 
-fn check_id(id: &str) -> Result<(), KeyError> {
-    let ok = (1..=16).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if ok {
-        Ok(())
-    } else {
-        Err(KeyError::BadId(id.to_owned()))
-    }
-}
-
 /// The current sealing key and the previous keys that still open tokens.
+///
+/// The text form is described in the [module docs](self#keys-and-rotation).
 #[derive(Clone, Debug)]
 pub struct Keyring {
-    keys: Vec<(String, Key)>,
+    /// Never empty; the first is current.
+    keys: Vec<(KeyId, Key)>,
 }
 
 impl Keyring {
     /// A keyring whose current key is `key`, named `id`.
-    pub fn new(id: impl Into<String>, key: Key) -> Result<Keyring, KeyError> {
-        let id = id.into();
-        check_id(&id)?;
+    pub fn new(id: impl AsRef<str>, key: Key) -> Result<Keyring, KeyError> {
         Ok(Keyring {
-            keys: vec![(id, key)],
+            keys: vec![(KeyId::new(id.as_ref())?, key)],
         })
     }
 
-    /// A keyring with one fresh random key (`id` "k0"): fine for one process; replicas
+    /// A keyring with one fresh random key (id `k0`): fine for one process; replicas
     /// need a shared keyring.
+    ///
+    /// # Panics
+    /// As [`Key::generate`].
     pub fn generate() -> Keyring {
         Keyring {
-            keys: vec![("k0".to_owned(), Key::generate())],
+            keys: vec![(KeyId("k0".to_owned()), Key::generate())],
         }
     }
 
     /// Adds a previous key: it opens tokens but no longer seals.
-    pub fn with_previous(mut self, id: impl Into<String>, key: Key) -> Result<Keyring, KeyError> {
-        let id = id.into();
-        check_id(&id)?;
+    pub fn with_previous(mut self, id: impl AsRef<str>, key: Key) -> Result<Keyring, KeyError> {
+        let id = KeyId::new(id.as_ref())?;
         if self.keys.iter().any(|(k, _)| *k == id) {
-            return Err(KeyError::DuplicateId(id));
+            return Err(KeyError::DuplicateId(id.0));
         }
         self.keys.push((id, key));
         Ok(self)
     }
 
-    /// Reads the keyring from the environment variable `var` (see the
-    /// [module docs](self) for the format).
+    /// Reads the keyring from the environment variable `var`, in the text form of the
+    /// [module docs](self#keys-and-rotation), such as
+    /// `ELICIT_KEYS=k2:BASE64KEY,k1:BASE64KEY`.
     pub fn from_env(var: &str) -> Result<Keyring, KeyError> {
         std::env::var(var)
             .map_err(|_| KeyError::MissingEnv(var.to_owned()))?
@@ -208,10 +332,16 @@ impl Keyring {
 
     /// The id of the key that seals.
     pub fn current_id(&self) -> &str {
-        &self.keys[0].0
+        self.keys[0].0.as_str()
     }
 
-    /// The keyring in its text form, current key first.
+    /// The ids of all keys, current first.
+    pub fn ids(&self) -> impl Iterator<Item = &KeyId> {
+        self.keys.iter().map(|(id, _)| id)
+    }
+
+    /// The keyring in its text form, current key first. It holds the keys: treat it as
+    /// a secret.
     pub fn to_text(&self) -> String {
         self.keys
             .iter()
@@ -220,8 +350,16 @@ impl Keyring {
             .join(",")
     }
 
-    fn get(&self, id: &str) -> Option<&Key> {
-        self.keys.iter().find(|(k, _)| k == id).map(|(_, key)| key)
+    fn current(&self) -> (&KeyId, &Key) {
+        let (id, key) = &self.keys[0];
+        (id, key)
+    }
+
+    fn get(&self, id: &str) -> Option<(&KeyId, &Key)> {
+        self.keys
+            .iter()
+            .find(|(k, _)| k.as_str() == id)
+            .map(|(k, key)| (k, key))
     }
 }
 
@@ -233,7 +371,7 @@ impl FromStr for Keyring {
         for pair in s
             .split([',', '\n'])
             .map(str::trim)
-            .filter(|p| !p.is_empty())
+            .filter(|p| !p.is_empty() && !p.starts_with('#'))
         {
             let (id, key) = pair.split_once(':').ok_or(KeyError::BadKey)?;
             let key: Key = key.parse()?;
@@ -247,68 +385,175 @@ impl FromStr for Keyring {
 }
 
 /// What a token is bound to: the principal, the request's method and target, and a
-/// digest of its arguments. It is the associated data of the cipher, never in the
-/// token itself.
+/// digest of its arguments. Its digest is the associated data of the cipher; it is
+/// never written into the token.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Binding {
-    digest: [u8; 32],
+    principal: String,
+    method: String,
+    name: String,
+    args_digest: [u8; 32],
 }
 
 impl fmt::Debug for Binding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Binding(..)")
+        f.debug_struct("Binding")
+            .field("principal", &self.principal)
+            .field("method", &self.method)
+            .field("name", &self.name)
+            .field("args_digest", &hex_prefix(&self.args_digest))
+            .finish()
     }
 }
 
 impl Binding {
     /// A binding for `principal` (a user or client id; `""` when unauthenticated)
-    /// calling `method` (`"tools/call"`) on `name` with `arguments`.
+    /// calling `method` (`"tools/call"`, `"prompts/get"`) on `name` with `arguments`
+    /// (the request's arguments object, without the `requestState` itself).
     ///
-    /// The arguments are digested as serde_json writes them; without serde_json's
-    /// `preserve_order` feature its maps are sorted by key, so the same arguments in
-    /// any order give the same digest. Every part is length-prefixed, so no two
-    /// different bindings share a digest by concatenation.
-    pub fn new(
+    /// The arguments are digested canonically, see [`Binding::digest_arguments`], so
+    /// the same arguments with their keys in another order bind the same.
+    pub fn new(principal: &str, method: &str, name: &str, arguments: &Value) -> Binding {
+        Binding::with_args_digest(
+            principal,
+            method,
+            name,
+            Binding::digest_arguments(arguments),
+        )
+    }
+
+    /// A binding whose arguments the caller has digested already.
+    pub fn with_args_digest(
         principal: &str,
         method: &str,
         name: &str,
-        arguments: &serde_json::Value,
+        args_digest: [u8; 32],
     ) -> Binding {
-        let args = serde_json::to_vec(arguments).unwrap_or_default();
+        Binding {
+            principal: principal.to_owned(),
+            method: method.to_owned(),
+            name: name.to_owned(),
+            args_digest,
+        }
+    }
+
+    /// SHA-256 of `arguments` written as compact JSON with every object's keys sorted
+    /// (by their UTF-8 bytes), at every depth.
+    ///
+    /// That is byte for byte what `serde_json::to_vec` writes when serde_json's `Map`
+    /// is a sorted `BTreeMap`, i.e. without its `preserve_order` feature. The keys are
+    /// sorted here all the same, so a crate elsewhere in the build that turns
+    /// `preserve_order` on (features unify) does not make the digest depend on the
+    /// order in which the client happened to send the keys. Numbers are written as
+    /// serde_json parsed them (`1` and `1.0` differ).
+    pub fn digest_arguments(arguments: &Value) -> [u8; 32] {
+        let mut out = Vec::new();
+        canonical_json(arguments, &mut out);
+        Sha256::digest(&out).into()
+    }
+
+    /// The principal.
+    pub fn principal(&self) -> &str {
+        &self.principal
+    }
+
+    /// The method, such as `tools/call`.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// The tool's or prompt's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The digest of the arguments.
+    pub fn args_digest(&self) -> &[u8; 32] {
+        &self.args_digest
+    }
+
+    /// One digest over all parts, each length-prefixed so that no two different
+    /// bindings meet by concatenation (`"ab" + "c"` against `"a" + "bc"`).
+    fn digest(&self) -> [u8; 32] {
         let mut h = Sha256::new();
+        h.update(b"elicit-seal-binding-v1");
         for part in [
-            principal.as_bytes(),
-            method.as_bytes(),
-            name.as_bytes(),
-            &args,
+            self.principal.as_bytes(),
+            self.method.as_bytes(),
+            self.name.as_bytes(),
+            &self.args_digest,
         ] {
             h.update((part.len() as u64).to_be_bytes());
             h.update(part);
         }
-        Binding {
-            digest: h.finalize().into(),
+        h.finalize().into()
+    }
+}
+
+/// Compact JSON with sorted keys. Scalars are written by serde_json (writing a
+/// `Value` to a `Vec` cannot fail: its keys are strings and its numbers finite).
+fn canonical_json(value: &Value, out: &mut Vec<u8>) {
+    match value {
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical_json(item, out);
+            }
+            out.push(b']');
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.push(b'{');
+            for (i, (key, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let _ = serde_json::to_writer(&mut *out, key);
+                out.push(b':');
+                canonical_json(item, out);
+            }
+            out.push(b'}');
+        }
+        scalar => {
+            let _ = serde_json::to_writer(&mut *out, scalar);
         }
     }
 }
 
-/// Why a token did not open (or could not be made).
+/// Why a token did not open (or could not be made). Its messages are fit for a user
+/// or a log: they show neither the payload nor key material.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum SealError {
-    /// Not a token of this format: wrong shape, bad base64 or too long.
+    /// Not a token of this format: wrong shape or version, bad key id, bad base64,
+    /// too short or longer than [`MAX_TOKEN_LEN`].
     Malformed(&'static str),
     /// Sealed with a key this keyring does not have (foreign or retired).
-    UnknownKey(String),
+    UnknownKey(KeyId),
     /// Authentication failed: the token was changed, or it was sealed for another
-    /// principal, request or arguments (the cipher cannot tell these apart).
+    /// principal, method, name or arguments, or by another key under the same id.
+    /// The cipher cannot tell these apart.
     Tampered,
     /// The token's time is up.
     Expired {
         /// When it stopped opening (seconds since the Unix epoch).
         expired_at: u64,
     },
-    /// The sealed payload is not what the caller expected.
+    /// The sealed payload is not what the caller expected (or, when sealing, could not
+    /// be written as JSON). The serde_json error is the [`source`](std::error::Error::source);
+    /// it can quote the payload, so it is not part of the message.
     Payload(serde_json::Error),
+    /// Sealing: the payload makes a token longer than [`MAX_TOKEN_LEN`].
+    TooLarge {
+        /// The token's length.
+        len: usize,
+    },
+    /// Sealing: the operating system gave no randomness for the nonce.
+    Random,
 }
 
 impl fmt::Display for SealError {
@@ -328,12 +573,24 @@ impl fmt::Display for SealError {
                     "the state expired (at {expired_at} s since the Unix epoch)"
                 )
             }
-            SealError::Payload(e) => write!(f, "the state's content is not usable: {e}"),
+            SealError::Payload(_) => f.write_str("the state's content is not what was expected"),
+            SealError::TooLarge { len } => write!(
+                f,
+                "the state is too large to seal ({len} bytes, at most {MAX_TOKEN_LEN})"
+            ),
+            SealError::Random => f.write_str("no randomness for a nonce"),
         }
     }
 }
 
-impl std::error::Error for SealError {}
+impl std::error::Error for SealError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SealError::Payload(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// Seals and opens tokens with a [`Keyring`] and a time to live.
 #[derive(Clone, Debug)]
@@ -351,10 +608,16 @@ impl Sealer {
         }
     }
 
-    /// How long a token opens after sealing.
+    /// How long a token opens after sealing (whole seconds; under one second, not at
+    /// all).
     pub fn with_ttl(mut self, ttl: Duration) -> Sealer {
         self.ttl = ttl;
         self
+    }
+
+    /// The time to live.
+    pub fn ttl(&self) -> Duration {
+        self.ttl
     }
 
     /// The keyring.
@@ -362,7 +625,8 @@ impl Sealer {
         &self.keyring
     }
 
-    /// Seals `payload` (as JSON) for `binding`, expiring after the TTL.
+    /// Seals `payload` (as JSON) for `binding` with the current key, expiring after
+    /// the TTL.
     pub fn seal<T: Serialize + ?Sized>(
         &self,
         binding: &Binding,
@@ -378,30 +642,36 @@ impl Sealer {
         payload: &T,
         now: u64,
     ) -> Result<String, SealError> {
-        let (id, key) = &self.keyring.keys[0];
         let expires = now.saturating_add(self.ttl.as_secs());
         let mut plain = expires.to_be_bytes().to_vec();
         serde_json::to_writer(&mut plain, payload).map_err(SealError::Payload)?;
+        let (id, _) = self.keyring.current();
+        let len = sealed_len(id.as_str().len(), plain.len());
+        if len > MAX_TOKEN_LEN {
+            return Err(SealError::TooLarge { len });
+        }
+        self.seal_bytes(binding, &plain)
+    }
+
+    fn seal_bytes(&self, binding: &Binding, plain: &[u8]) -> Result<String, SealError> {
+        let (id, key) = self.keyring.current();
         let mut nonce = [0u8; NONCE_LEN];
-        fill_random(&mut nonce);
-        let cipher = XChaCha20Poly1305::new(key.0.as_slice().into());
-        let aad = aad(id, binding);
-        let sealed = cipher
+        getrandom::fill(&mut nonce).map_err(|_| SealError::Random)?;
+        let aad = aad(id.as_str(), binding);
+        let sealed = key
+            .cipher()
             .encrypt(
-                XNonce::from_slice(&nonce),
+                &XNonce::from(nonce),
                 Payload {
-                    msg: &plain,
+                    msg: plain,
                     aad: &aad,
                 },
             )
-            .map_err(|_| SealError::Malformed("the payload is too large to seal"))?;
-        let mut body = nonce.to_vec();
+            .map_err(|_| SealError::TooLarge { len: plain.len() })?;
+        let mut body = Vec::with_capacity(NONCE_LEN + sealed.len());
+        body.extend_from_slice(&nonce);
         body.extend_from_slice(&sealed);
-        let token = format!("{VERSION}.{id}.{}", URL_SAFE_NO_PAD.encode(body));
-        if token.len() > MAX_TOKEN_LEN {
-            return Err(SealError::Malformed("the payload is too large to seal"));
-        }
-        Ok(token)
+        Ok(format!("{VERSION}.{id}.{}", URL_SAFE_NO_PAD.encode(body)))
     }
 
     /// Opens `token` for `binding` and parses its payload.
@@ -420,6 +690,17 @@ impl Sealer {
         token: &str,
         now: u64,
     ) -> Result<T, SealError> {
+        let payload = self.open_bytes_at(binding, token, now)?;
+        serde_json::from_slice(&payload).map_err(SealError::Payload)
+    }
+
+    /// Opens `token` and returns the payload's JSON bytes, unparsed.
+    fn open_bytes_at(
+        &self,
+        binding: &Binding,
+        token: &str,
+        now: u64,
+    ) -> Result<Vec<u8>, SealError> {
         if token.len() > MAX_TOKEN_LEN {
             return Err(SealError::Malformed("too long"));
         }
@@ -431,51 +712,61 @@ impl Sealer {
         if version != VERSION {
             return Err(SealError::Malformed("unknown version"));
         }
-        if check_id(id).is_err() {
+        if !KeyId::valid(id) {
             return Err(SealError::Malformed("bad key id"));
         }
-        let key = self
+        let (id, key) = self
             .keyring
             .get(id)
-            .ok_or_else(|| SealError::UnknownKey(id.to_owned()))?;
+            .ok_or_else(|| SealError::UnknownKey(KeyId(id.to_owned())))?;
         let body = URL_SAFE_NO_PAD
             .decode(body)
             .map_err(|_| SealError::Malformed("bad base64"))?;
-        if body.len() < NONCE_LEN + TAG_LEN {
+        if body.len() < NONCE_LEN + TAG_LEN + EXPIRY_LEN {
             return Err(SealError::Malformed("too short"));
         }
         let (nonce, sealed) = body.split_at(NONCE_LEN);
-        let cipher = XChaCha20Poly1305::new(key.0.as_slice().into());
-        let aad = aad(id, binding);
-        let plain = cipher
+        let nonce = XNonce::try_from(nonce).map_err(|_| SealError::Malformed("too short"))?;
+        let aad = aad(id.as_str(), binding);
+        let mut plain = key
+            .cipher()
             .decrypt(
-                XNonce::from_slice(nonce),
+                &nonce,
                 Payload {
                     msg: sealed,
                     aad: &aad,
                 },
             )
             .map_err(|_| SealError::Tampered)?;
-        let (expires, payload) = plain.split_at_checked(8).ok_or(SealError::Tampered)?;
-        let mut at = [0u8; 8];
-        at.copy_from_slice(expires);
-        let expires = u64::from_be_bytes(at);
+        // Authenticated, so ours: at least the expiry. Checked all the same.
+        let Some((expires, _)) = plain.split_first_chunk::<EXPIRY_LEN>() else {
+            return Err(SealError::Tampered);
+        };
+        let expires = u64::from_be_bytes(*expires);
         if now >= expires {
             return Err(SealError::Expired {
                 expired_at: expires,
             });
         }
-        serde_json::from_slice(payload).map_err(SealError::Payload)
+        plain.drain(..EXPIRY_LEN);
+        Ok(plain)
     }
 }
 
+/// The length of the token for a key id of `id_len` and a plaintext of `plain_len`.
+fn sealed_len(id_len: usize, plain_len: usize) -> usize {
+    let body = NONCE_LEN + plain_len + TAG_LEN;
+    // Base64 without padding: 4 characters per 3 bytes, rounded up.
+    VERSION.len() + 1 + id_len + 1 + (4 * body).div_ceil(3)
+}
+
 fn aad(id: &str, binding: &Binding) -> Vec<u8> {
-    let mut aad = Vec::with_capacity(4 + id.len() + 32);
+    let mut aad = Vec::with_capacity(VERSION.len() + id.len() + 2 + 32);
     aad.extend_from_slice(VERSION.as_bytes());
     aad.push(b'.');
     aad.extend_from_slice(id.as_bytes());
     aad.push(b'.');
-    aad.extend_from_slice(&binding.digest);
+    aad.extend_from_slice(&binding.digest());
     aad
 }
 
@@ -486,22 +777,27 @@ fn now() -> u64 {
         .unwrap_or(0)
 }
 
-fn fill_random(buf: &mut [u8]) {
-    // Without randomness no key or nonce is safe; there is no sensible fallback.
-    getrandom::fill(buf).expect("the operating system's random number generator failed");
+fn hex_prefix(bytes: &[u8]) -> String {
+    let mut s: String = bytes.iter().take(6).map(|b| format!("{b:02x}")).collect();
+    s.push_str("..");
+    s
 }
 
-/// A random identifier (128 bits, URL-safe base64), e.g. an `elicitationId`.
+/// A random identifier (128 bits, URL-safe base64 without padding, 22 characters),
+/// e.g. an `elicitationId`.
+///
+/// # Panics
+/// When the operating system has no randomness to give.
 pub fn random_id() -> String {
     let mut bytes = [0u8; 16];
-    fill_random(&mut bytes);
+    getrandom::fill(&mut bytes).expect("the operating system's random number generator failed");
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{Value, json};
+    use serde_json::json;
 
     fn sealer() -> Sealer {
         Sealer::new(Keyring::new("k1", Key::generate()).unwrap())
@@ -511,20 +807,73 @@ mod tests {
         Binding::new("alice", "tools/call", "book", &json!({"a": 1, "b": [2]}))
     }
 
+    /// The token with the character at `i` replaced by another base64url character.
+    fn flip(token: &str, i: usize) -> String {
+        let mut bytes = token.as_bytes().to_vec();
+        bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
+        String::from_utf8(bytes).unwrap()
+    }
+
     #[test]
     fn roundtrip() {
         let s = sealer();
-        let t = s.seal(&binding(), &json!({"x": "é"})).unwrap();
+        let t = s
+            .seal(&binding(), &json!({"x": "é", "email": "alice@example.com"}))
+            .unwrap();
         assert!(t.starts_with("v1.k1."));
+        assert!(t.len() <= MAX_TOKEN_LEN);
         let v: Value = s.open(&binding(), &t).unwrap();
-        assert_eq!(v, json!({"x": "é"}));
-        assert!(!t.contains("é"));
+        assert_eq!(v, json!({"x": "é", "email": "alice@example.com"}));
+        // Encrypted, not just signed: nothing of the payload shows.
+        let body = URL_SAFE_NO_PAD
+            .decode(t.rsplit('.').next().unwrap())
+            .unwrap();
+        assert!(!body.windows(5).any(|w| w == b"alice"));
+        // Typed payloads too, and two seals of the same payload differ (random nonce).
+        let u = s.seal(&binding(), &(3u32, "x")).unwrap();
+        assert_eq!(
+            s.open::<(u32, String)>(&binding(), &u).unwrap(),
+            (3, "x".to_owned())
+        );
+        assert_ne!(
+            s.seal(&binding(), &1).unwrap(),
+            s.seal(&binding(), &1).unwrap()
+        );
     }
 
     #[test]
     fn argument_order_does_not_matter() {
         let a: Value = serde_json::from_str(r#"{"b":[2],"a":1}"#).unwrap();
         assert_eq!(Binding::new("alice", "tools/call", "book", &a), binding());
+        let x: Value =
+            serde_json::from_str(r#"{"z":{"q":1,"p":[{"d":4,"c":3}]},"y":null}"#).unwrap();
+        let y: Value =
+            serde_json::from_str(r#"{"y":null,"z":{"p":[{"c":3,"d":4}],"q":1}}"#).unwrap();
+        assert_eq!(Binding::digest_arguments(&x), Binding::digest_arguments(&y));
+        // Array order does matter.
+        assert_ne!(
+            Binding::digest_arguments(&json!([1, 2])),
+            Binding::digest_arguments(&json!([2, 1]))
+        );
+    }
+
+    /// With serde_json's sorted maps (no `preserve_order`), the canonical form is what
+    /// serde_json writes.
+    #[test]
+    fn canonical_form_is_serde_json_output() {
+        let v =
+            json!({"é": "\"q\"\n", "b": [1, 2.5, -3, true, null, {"y": {}, "x": []}], "a": 1e300});
+        let mut out = Vec::new();
+        canonical_json(&v, &mut out);
+        let mut probe = serde_json::Map::new();
+        probe.insert("b".into(), Value::Null);
+        probe.insert("a".into(), Value::Null);
+        let sorted = probe.keys().next().map(String::as_str) == Some("a");
+        if sorted {
+            assert_eq!(out, serde_json::to_vec(&v).unwrap());
+        }
+        let back: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(back, v);
     }
 
     #[test]
@@ -532,11 +881,7 @@ mod tests {
         let s = sealer();
         let t = s.seal(&binding(), &json!({"x": 1})).unwrap();
         for i in 0..t.len() {
-            let mut bytes = t.clone().into_bytes();
-            bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
-            let Ok(changed) = String::from_utf8(bytes) else {
-                continue;
-            };
+            let changed = flip(&t, i);
             if changed == t {
                 continue;
             }
@@ -548,21 +893,82 @@ mod tests {
     }
 
     #[test]
+    fn tampering_each_part() {
+        let old = Key::generate();
+        let ring = Keyring::new("k2", Key::generate())
+            .unwrap()
+            .with_previous("k1", old.clone())
+            .unwrap();
+        let s = Sealer::new(ring);
+        let t = s.seal(&binding(), &json!({"x": 1})).unwrap();
+        let body = t.strip_prefix("v1.k2.").unwrap();
+
+        // The version.
+        for v in ["v2", "V1", "v0", ""] {
+            assert!(matches!(
+                s.open::<Value>(&binding(), &format!("{v}.k2.{body}")),
+                Err(SealError::Malformed(_))
+            ));
+        }
+        // The key id: unknown, or another key of the ring.
+        assert!(matches!(
+            s.open::<Value>(&binding(), &format!("v1.k3.{body}")),
+            Err(SealError::UnknownKey(id)) if id == "k3"
+        ));
+        assert!(matches!(
+            s.open::<Value>(&binding(), &format!("v1.k1.{body}")),
+            Err(SealError::Tampered)
+        ));
+        assert!(matches!(
+            s.open::<Value>(&binding(), &format!("v1.k2!.{body}")),
+            Err(SealError::Malformed(_))
+        ));
+        // The nonce, the ciphertext and the tag (the last character can carry unused
+        // bits, so stay before it).
+        let start = "v1.k2.".len();
+        for i in [start, start + 20, start + 40, start + 60, t.len() - 2] {
+            assert!(
+                matches!(
+                    s.open::<Value>(&binding(), &flip(&t, i)),
+                    Err(SealError::Tampered)
+                ),
+                "position {i}"
+            );
+        }
+        // Cut short, or extended.
+        assert!(s.open::<Value>(&binding(), &t[..t.len() - 4]).is_err());
+        assert!(s.open::<Value>(&binding(), &format!("{t}AAAA")).is_err());
+        assert!(s.open::<Value>(&binding(), &format!("{t}.x")).is_err());
+        // Untouched, it opens.
+        assert_eq!(s.open::<Value>(&binding(), &t).unwrap(), json!({"x": 1}));
+    }
+
+    #[test]
     fn other_bindings_are_refused() {
         let s = sealer();
         let t = s.seal(&binding(), &json!(1)).unwrap();
         for other in [
             Binding::new("bob", "tools/call", "book", &json!({"a": 1, "b": [2]})),
+            Binding::new("", "tools/call", "book", &json!({"a": 1, "b": [2]})),
             Binding::new("alice", "prompts/get", "book", &json!({"a": 1, "b": [2]})),
             Binding::new("alice", "tools/call", "pay", &json!({"a": 1, "b": [2]})),
             Binding::new("alice", "tools/call", "book", &json!({"a": 2, "b": [2]})),
+            Binding::new(
+                "alice",
+                "tools/call",
+                "book",
+                &json!({"a": 1, "b": [2], "c": 0}),
+            ),
+            Binding::new("alice", "tools/call", "book", &json!({"a": 1})),
+            Binding::new("alice", "tools/call", "book", &json!({"a": 1.0, "b": [2]})),
             // Concatenation cannot forge a binding.
             Binding::new("alicetools/call", "", "book", &json!({"a": 1, "b": [2]})),
+            Binding::new("alic", "etools/call", "book", &json!({"a": 1, "b": [2]})),
         ] {
-            assert!(matches!(
-                s.open::<Value>(&other, &t),
-                Err(SealError::Tampered)
-            ));
+            assert!(
+                matches!(s.open::<Value>(&other, &t), Err(SealError::Tampered)),
+                "{other:?}"
+            );
         }
     }
 
@@ -570,11 +976,27 @@ mod tests {
     fn expiry() {
         let s = sealer().with_ttl(Duration::from_secs(60));
         let t = s.seal_at(&binding(), &json!(1), 1000).unwrap();
+        assert!(s.open_at::<Value>(&binding(), &t, 1000).is_ok());
         assert!(s.open_at::<Value>(&binding(), &t, 1059).is_ok());
+        for late in [1060, 5000, u64::MAX] {
+            assert!(matches!(
+                s.open_at::<Value>(&binding(), &t, late),
+                Err(SealError::Expired { expired_at: 1060 })
+            ));
+        }
+        // The real clock: a token sealed in 1970 is long expired; a fresh one is not.
         assert!(matches!(
-            s.open_at::<Value>(&binding(), &t, 1060),
-            Err(SealError::Expired { expired_at: 1060 })
+            s.open::<Value>(&binding(), &t),
+            Err(SealError::Expired { .. })
         ));
+        assert!(
+            s.open::<Value>(&binding(), &s.seal(&binding(), &1).unwrap())
+                .is_ok()
+        );
+        // The expiry is authenticated: another sealer's TTL does not matter.
+        let long = Sealer::new(s.keyring().clone()).with_ttl(Duration::from_secs(3600));
+        assert!(long.open_at::<Value>(&binding(), &t, 1060).is_err());
+        assert_eq!(sealer().ttl(), DEFAULT_TTL);
     }
 
     #[test]
@@ -587,9 +1009,9 @@ mod tests {
         ));
         // Unknown id.
         let other = Sealer::new(Keyring::new("k9", Key::generate()).unwrap());
-        assert!(
-            matches!(other.open::<Value>(&binding(), &t), Err(SealError::UnknownKey(id)) if id == "k1")
-        );
+        let err = other.open::<Value>(&binding(), &t).unwrap_err();
+        assert!(matches!(&err, SealError::UnknownKey(id) if id == "k1"));
+        assert!(err.to_string().contains("\"k1\""));
     }
 
     #[test]
@@ -601,14 +1023,66 @@ mod tests {
             .unwrap()
             .with_previous("k1", old)
             .unwrap();
-        let after = Sealer::new(ring);
+        let after = Sealer::new(ring.clone());
         assert_eq!(after.open::<Value>(&binding(), &t).unwrap(), json!(1));
+        let fresh = after.seal(&binding(), &json!(2)).unwrap();
+        assert!(fresh.starts_with("v1.k2."));
+        assert_eq!(after.open::<Value>(&binding(), &fresh).unwrap(), json!(2));
+        // The old keyring cannot open new tokens; after retiring k1 old tokens fail.
+        assert!(matches!(
+            before.open::<Value>(&binding(), &fresh),
+            Err(SealError::UnknownKey(_))
+        ));
+        let (id, key) = ring.current();
+        let retired = Sealer::new(Keyring::new(id, key.clone()).unwrap());
+        assert!(matches!(
+            retired.open::<Value>(&binding(), &t),
+            Err(SealError::UnknownKey(id)) if id == "k1"
+        ));
+        let ids: Vec<&str> = ring.ids().map(KeyId::as_str).collect();
+        assert_eq!(ids, ["k2", "k1"]);
+    }
+
+    #[test]
+    fn keys_and_ids() {
+        let hex = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789ABCDEF";
+        let k: Key = hex.parse().unwrap();
+        assert_eq!(k.0[1], 0x23);
+        assert_eq!(k.0[31], 0xef);
+        let bytes: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(37).wrapping_add(250));
+        let key = Key::from_bytes(bytes);
+        let std_b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+        assert!(std_b64.contains('+') || std_b64.contains('/'));
+        for text in [
+            key.to_base64(),
+            std_b64.clone(),
+            std_b64.trim_end_matches('=').to_owned(),
+            format!("{}=", key.to_base64()),
+        ] {
+            assert_eq!(text.parse::<Key>().unwrap(), key, "{text}");
+        }
+        for bad in [
+            "",
+            "AAAA",
+            &hex[..62],
+            &format!("{hex}00"),
+            "zz23456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        ] {
+            assert_eq!(bad.parse::<Key>().unwrap_err(), KeyError::BadKey, "{bad}");
+        }
+        assert_eq!(format!("{key:?}"), "Key(..)");
         assert!(
-            after
-                .seal(&binding(), &json!(1))
-                .unwrap()
-                .starts_with("v1.k2.")
+            !format!("{:?}", Keyring::new("k1", key.clone()).unwrap()).contains(&key.to_base64())
         );
+        assert_ne!(Key::generate(), Key::generate());
+
+        for good in ["a", "k-1_B", "0123456789abcdef"] {
+            assert_eq!(good.parse::<KeyId>().unwrap().as_str(), good);
+        }
+        for bad in ["", "0123456789abcdefg", "a.b", "a b", "é", "a:b"] {
+            assert!(bad.parse::<KeyId>().is_err(), "{bad}");
+            assert!(Keyring::new(bad, Key::generate()).is_err());
+        }
     }
 
     #[test]
@@ -620,52 +1094,144 @@ mod tests {
         let back: Keyring = ring.to_text().parse().unwrap();
         assert_eq!(back.current_id(), "k2");
         assert_eq!(back.keys[1].1, ring.keys[1].1);
+        let file = format!(
+            "# keys\n{}\n\n  k0 : {}  \n",
+            ring.to_text(),
+            Key::generate().to_base64()
+        );
+        let from_file: Keyring = file.parse().unwrap();
+        assert_eq!(from_file.ids().count(), 3);
         let hex: Keyring = "a:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
             .parse()
             .unwrap();
         assert_eq!(hex.keys[0].1.0[1], 0x23);
-        for bad in [
-            "",
-            "k1",
-            "k1:short",
-            "bad id!:AAAA",
-            "a:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef,a:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        for (bad, err) in [
+            ("", KeyError::Empty),
+            (" , \n# only a comment", KeyError::Empty),
+            ("k1", KeyError::BadKey),
+            ("k1:short", KeyError::BadKey),
+            ("bad id!:AAAA", KeyError::BadKey),
+            (
+                "bad id!:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                KeyError::BadId("bad id!".into()),
+            ),
+            (
+                "a:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef,a:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                KeyError::DuplicateId("a".into()),
+            ),
         ] {
-            assert!(bad.parse::<Keyring>().is_err(), "{bad}");
+            assert_eq!(bad.parse::<Keyring>().unwrap_err(), err, "{bad}");
         }
-        assert_eq!(format!("{:?}", Key::generate()), "Key(..)");
+        assert!(matches!(
+            Keyring::from_env("ELICIT_SEAL_TEST_SURELY_UNSET_VARIABLE"),
+            Err(KeyError::MissingEnv(_))
+        ));
+    }
+
+    #[test]
+    fn payload_errors_do_not_quote_the_payload() {
+        let s = sealer();
+        let t = s
+            .seal(&binding(), &json!({"secret": "alice@example.com"}))
+            .unwrap();
+        let err = s.open::<u32>(&binding(), &t).unwrap_err();
+        assert!(matches!(err, SealError::Payload(_)));
+        assert!(!err.to_string().contains("alice"));
+        assert!(std::error::Error::source(&err).is_some());
+    }
+
+    #[test]
+    fn size_limit() {
+        let s = sealer();
+        // The computed length is the real one.
+        for n in 0..40 {
+            let t = s.seal(&binding(), &"x".repeat(n)).unwrap();
+            assert_eq!(t.len(), sealed_len(2, EXPIRY_LEN + n + 2), "{n}");
+        }
+        // The largest payload that fits seals and opens; one byte more does not seal.
+        let overhead = sealed_len(2, EXPIRY_LEN + 2);
+        let mut n = (MAX_TOKEN_LEN - overhead) * 3 / 4 - 10;
+        assert!(sealed_len(2, EXPIRY_LEN + n + 2) <= MAX_TOKEN_LEN);
+        while sealed_len(2, EXPIRY_LEN + n + 3) <= MAX_TOKEN_LEN {
+            n += 1;
+        }
+        let t = s.seal(&binding(), &"x".repeat(n)).unwrap();
+        assert!(t.len() <= MAX_TOKEN_LEN);
+        assert_eq!(s.open::<String>(&binding(), &t).unwrap().len(), n);
+        assert!(matches!(
+            s.seal(&binding(), &"x".repeat(n + 1)),
+            Err(SealError::TooLarge { .. })
+        ));
+        // Over the limit is refused before anything else is looked at.
+        let long = "v1.k1.".to_owned() + &"A".repeat(MAX_TOKEN_LEN);
+        assert!(matches!(
+            s.open::<Value>(&binding(), &long),
+            Err(SealError::Malformed("too long"))
+        ));
+        assert!(matches!(
+            s.open::<Value>(&binding(), &"é".repeat(MAX_TOKEN_LEN)),
+            Err(SealError::Malformed("too long"))
+        ));
     }
 
     #[test]
     fn garbage_never_panics() {
         let s = sealer();
-        let long = "v1.k1.".to_owned() + &"A".repeat(MAX_TOKEN_LEN);
         for t in [
             "",
             ".",
+            "..",
+            "...",
             "v1",
+            "v1.",
             "v1.k1",
             "v1.k1.",
             "v2.k1.AAAA",
             "v1.k1.!!!!",
             "v1..AAAA",
             "v1.k1.AAAA",
-            &long,
+            "v1.k1.A",
+            "v1.k1.====",
+            "v1.é.AAAA",
+            "v1.k1.é",
+            "\0",
+            "v1.k1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
         ] {
-            assert!(s.open::<Value>(&binding(), t).is_err(), "{t:.20}");
+            assert!(s.open::<Value>(&binding(), t).is_err(), "{t:?}");
         }
-        let mut x: u64 = 0x9e3779b97f4a7c15;
-        for n in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let len = (x % 200) as usize;
-            let junk: String = (0..len)
-                .map(|i| {
-                    char::from(b"v1.k1.AZaz09-_=+/ \x00\xff"[((x >> (i % 60)) as usize + n) % 18])
-                })
-                .collect();
-            let _ = s.open::<Value>(&binding(), &junk);
+        let mut buf = [0u8; 256];
+        for n in 0..3000 {
+            getrandom::fill(&mut buf).unwrap();
+            let len = usize::from(buf[0]);
+            let junk = String::from_utf8_lossy(&buf[1..1 + len.min(255)]).into_owned();
+            assert!(s.open::<Value>(&binding(), &junk).is_err());
+            // Well-formed heads with random bodies reach the cipher.
+            let body = URL_SAFE_NO_PAD.encode(&buf[..len.max(NONCE_LEN + TAG_LEN + EXPIRY_LEN)]);
+            let kid = if n % 2 == 0 { "k1" } else { "kx" };
+            assert!(
+                s.open::<Value>(&binding(), &format!("v1.{kid}.{body}"))
+                    .is_err()
+            );
+        }
+    }
+
+    #[test]
+    fn messages() {
+        for (e, text) in [
+            (
+                SealError::Malformed("too long"),
+                "not a sealed state (too long)",
+            ),
+            (
+                SealError::Tampered,
+                "the state was altered, or was issued for another user, tool or arguments",
+            ),
+            (
+                SealError::Expired { expired_at: 5 },
+                "the state expired (at 5 s since the Unix epoch)",
+            ),
+        ] {
+            assert_eq!(e.to_string(), text);
         }
     }
 
