@@ -1,0 +1,97 @@
+//! The cinema ticket wizard of `examples/src/ticket.rs`: one in-memory step (answer,
+//! then poll the next request and serialize it), and a stateless round through a JSON
+//! state string (parse, restore, step, save).
+
+use std::hint::black_box;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use elicit_core::Revision;
+use elicit_core::wizard::{Flow, Poll, WizardState};
+use elicit_examples::ticket::{Cinema, TicketOrder};
+use serde_json::{Value, json};
+
+const REV: Revision = Revision::V2025_11_25;
+
+/// Polls the next request and serializes its `params` to the wire string.
+fn ask(flow: &mut Flow<TicketOrder>, cinema: &Cinema) -> String {
+    match flow.poll(cinema, REV).unwrap() {
+        Poll::Ask(request) => serde_json::to_string(&request.to_params()).unwrap(),
+        Poll::Done(_) => panic!("the wizard ended early"),
+    }
+}
+
+/// A flow asking step `step` (0: date, 1: seat, 2: snacks), earlier steps answered.
+fn flow_at(step: usize, cinema: &Cinema) -> Flow<TicketOrder> {
+    let answers = answers();
+    let mut flow = Flow::<TicketOrder>::new();
+    ask(&mut flow, cinema);
+    for answer in &answers[..step] {
+        flow.answer(cinema, "accept", Some(answer)).unwrap();
+        ask(&mut flow, cinema);
+    }
+    flow
+}
+
+fn answers() -> [Value; 3] {
+    [
+        json!({"date": "2025-02-03"}),
+        json!({"seat": "A2"}),
+        json!({"popcorn": true, "drink": "cola"}),
+    ]
+}
+
+/// One round as a stateless server runs it: parse the state, restore, answer, ask the
+/// next question, save the state.
+fn round(state: &str, cinema: &Cinema, answer: &Value) -> (String, String) {
+    let state: WizardState = serde_json::from_str(state).unwrap();
+    let mut flow = Flow::<TicketOrder>::restore(state).unwrap();
+    flow.answer(cinema, "accept", Some(answer)).unwrap();
+    let params = ask(&mut flow, cinema);
+    (params, serde_json::to_string(&flow.into_state()).unwrap())
+}
+
+fn wizard(c: &mut Criterion) {
+    let cinema = Cinema::demo();
+    let answers = answers();
+    let mut g = c.benchmark_group("wizard");
+    for (step, name) in [(0, "date"), (1, "seat"), (2, "snacks")] {
+        g.bench_function(format!("step_{name}/answer_poll_to_params"), |b| {
+            b.iter_batched_ref(
+                || flow_at(step, &cinema),
+                |flow| {
+                    flow.answer(&cinema, "accept", Some(black_box(&answers[step])))
+                        .unwrap();
+                    ask(flow, &cinema)
+                },
+                BatchSize::SmallInput,
+            )
+        });
+        let state = serde_json::to_string(flow_at(step, &cinema).state()).unwrap();
+        g.bench_function(format!("step_{name}/round_json_state"), |b| {
+            b.iter(|| round(black_box(&state), &cinema, &answers[step]))
+        });
+    }
+    // The pieces of the seat step's request on their own: its runtime options make
+    // the form an owned one, so these are the costs of a prepared step.
+    let mut flow = flow_at(1, &cinema);
+    let Poll::Ask(request) = flow.poll(&cinema, REV).unwrap() else {
+        panic!("the seat step asks")
+    };
+    g.bench_function("seat_request/requested_schema_to_string", |b| {
+        b.iter(|| serde_json::to_string(&black_box(&request).requested_schema()).unwrap())
+    });
+    g.bench_function("seat_request/to_params_to_string", |b| {
+        b.iter(|| serde_json::to_string(&black_box(&request).to_params()).unwrap())
+    });
+    g.bench_function("seat_request/poll_only", |b| {
+        b.iter_batched_ref(
+            || flow_at(1, &cinema),
+            |flow| flow.poll(&cinema, REV).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, wizard);
+criterion_main!(benches);
