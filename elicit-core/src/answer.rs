@@ -15,8 +15,9 @@ pub enum Strictness {
     #[default]
     Strict,
     /// Also accept what real clients are known to send: numbers and booleans as
-    /// strings (`"42"`, `"true"`), and whole numbers written as floats (`3.0`) for
-    /// integer fields. Everything else is checked as strictly as in `Strict`.
+    /// strings (`"42"`, `"true"`). Everything else is checked as strictly as in
+    /// `Strict`. (Whole numbers written as floats, `3.0`, are integers in JSON Schema
+    /// and accepted for integer fields in both modes.)
     Lenient,
 }
 
@@ -137,6 +138,10 @@ pub struct ValidationErrors {
 }
 
 impl ValidationErrors {
+    pub(crate) fn new(errors: Vec<FieldError>) -> Self {
+        ValidationErrors { errors }
+    }
+
     /// The problems, in field order.
     pub fn errors(&self) -> &[FieldError] {
         &self.errors
@@ -288,14 +293,23 @@ impl Form {
 }
 
 fn push(errors: &mut Vec<FieldError>, field: &Field, problem: Problem) {
-    errors.push(FieldError {
+    errors.push(field_error(field, problem));
+}
+
+fn field_error(field: &Field, problem: Problem) -> FieldError {
+    FieldError {
         field: field.name.clone(),
         label: field.title.clone().unwrap_or_else(|| field.name.clone()),
         problem,
-    });
+    }
 }
 
-fn default_value(kind: &FieldKind) -> Option<Value> {
+/// A required field without an answer.
+pub(crate) fn missing(field: &Field) -> FieldError {
+    field_error(field, Problem::Missing)
+}
+
+pub(crate) fn default_value(kind: &FieldKind) -> Option<Value> {
     Some(match kind {
         FieldKind::String { default, .. } => Value::String(default.as_deref()?.to_owned()),
         FieldKind::Integer { default, .. } => int_value((*default)?),
@@ -325,7 +339,7 @@ fn int_value(v: i128) -> Value {
 }
 
 /// Checks one present value; returns a replacement when it was coerced.
-fn check_value(
+pub(crate) fn check_value(
     field: &Field,
     value: &Value,
     strictness: Strictness,
@@ -394,14 +408,12 @@ fn check_value(
             } else if let Some(u) = n.as_u64() {
                 i128::from(u)
             } else {
+                // JSON Schema's `integer` takes any number without a fractional part,
+                // `3.0` included; serde_json holds integers beyond i64/u64 as floats.
+                // `as` is exact for whole floats within i128 and saturates beyond, so
+                // those come out as out of range.
                 let f = n.as_f64().unwrap_or(f64::NAN);
-                let is_whole = f.is_finite() && f.fract() == 0.0;
-                // `as` is exact for whole floats within i128 and saturates beyond.
-                if is_whole && lenient && f.abs() < 9_007_199_254_740_992.0 {
-                    f as i128
-                } else if is_whole && !(lo..=hi).contains(&(f as i128)) {
-                    // serde_json holds integers beyond i64/u64 as floats: out of range is
-                    // what is wrong with them, not a fraction.
+                if f.is_finite() && f.fract() == 0.0 {
                     f as i128
                 } else {
                     push(errors, field, Problem::NotWhole);
@@ -455,7 +467,7 @@ fn check_value(
                     errors,
                     field,
                     Problem::BelowMinimum {
-                        min: lo.to_string(),
+                        min: number_text(lo, *single_precision),
                     },
                 );
             } else if f > hi {
@@ -463,7 +475,7 @@ fn check_value(
                     errors,
                     field,
                     Problem::AboveMaximum {
-                        max: hi.to_string(),
+                        max: number_text(hi, *single_precision),
                     },
                 );
             } else if coerced {
@@ -547,17 +559,209 @@ fn check_value(
     }
 }
 
+/// A number bound as a user reads it: `2.5`, `1000`; the type's own limits, which only
+/// absurd answers reach, in scientific notation (`3.4028235e38`, not 39 digits).
+fn number_text(bound: f64, single_precision: bool) -> String {
+    if bound.abs() < 1e15 {
+        bound.to_string()
+    } else if single_precision {
+        // The bound is an f32 widened to f64; print it as the f32 it is.
+        format!("{:e}", bound as f32)
+    } else {
+        format!("{bound:e}")
+    }
+}
+
 /// Whether `s` matches one of the four MCP formats.
 pub fn format_ok(format: Format, s: &str) -> bool {
     match format {
-        Format::Email => email_address::EmailAddress::is_valid(s),
+        Format::Email => email_ok(s),
         Format::Uri => fluent_uri::Uri::parse(s).is_ok(),
-        Format::Date => {
-            let fmt = time::macros::format_description!("[year]-[month]-[day]");
-            s.len() == 10 && time::Date::parse(s, &fmt).is_ok()
-        }
+        Format::Date => date_ok(s),
         Format::DateTime => {
             time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).is_ok()
+        }
+    }
+}
+
+/// An addr-spec (`local@domain`), not the display form `Name <local@domain>` that
+/// `EmailAddress::is_valid` also takes. `email_address` decides; the common shape
+/// (`ada.lovelace+tag@example.com`) is recognised first without it, and only ever
+/// where `email_address` agrees (a test holds the two together).
+fn email_ok(s: &str) -> bool {
+    let Some(at) = s.bytes().rposition(|b| b == b'@') else {
+        return false;
+    };
+    let (local, domain) = (&s[..at], &s[at + 1..]);
+    (plain_local_part(local.as_bytes()) && plain_domain(domain.as_bytes()))
+        || (email_address::EmailAddress::is_valid_local_part(local)
+            && email_address::EmailAddress::is_valid_domain(domain))
+}
+
+/// Dot-separated atoms of ASCII letters, digits and `!#$%&'*+/=?^_`{|}~-`, at most 64
+/// bytes. (One pass over the bytes: `str::split` costs more than the check.)
+fn plain_local_part(local: &[u8]) -> bool {
+    let mut atom = 0;
+    for &b in local {
+        if b == b'.' {
+            if atom == 0 {
+                return false;
+            }
+            atom = 0;
+        } else if b.is_ascii_alphanumeric() || b"!#$%&'*+/=?^_`{|}~-".contains(&b) {
+            atom += 1;
+        } else {
+            return false;
+        }
+    }
+    atom > 0 && local.len() <= 64
+}
+
+/// Dot-separated labels of ASCII letters, digits and inner hyphens, each at most 63
+/// bytes, at most 253 in all.
+fn plain_domain(domain: &[u8]) -> bool {
+    let mut label = 0;
+    let mut last = b'.';
+    for &b in domain {
+        if b == b'.' {
+            if label == 0 || last == b'-' {
+                return false;
+            }
+            label = 0;
+        } else if b.is_ascii_alphanumeric() || (b == b'-' && label > 0) {
+            label += 1;
+            if label > 63 {
+                return false;
+            }
+        } else {
+            return false;
+        }
+        last = b;
+    }
+    label > 0 && last != b'-' && domain.len() <= 253
+}
+
+/// An RFC 3339 `full-date`: exactly `YYYY-MM-DD`, a day that exists (the calendar is
+/// `time`'s).
+fn date_ok(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let digits = |range: std::ops::Range<usize>| {
+        b[range].iter().try_fold(0u16, |n, c| {
+            c.is_ascii_digit().then(|| n * 10 + u16::from(c - b'0'))
+        })
+    };
+    let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
+        return false;
+    };
+    let Ok(month) = time::Month::try_from(month as u8) else {
+        return false;
+    };
+    time::Date::from_calendar_date(i32::from(year), month, day as u8).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Strings built from pieces that make e-mail checks interesting.
+    fn corpus() -> Vec<String> {
+        let pieces = [
+            "a", "Z", "0", ".", "..", "@", "-", "_", "+", "\"", " ", "[", "]", "(", ")", "é", "<",
+            ">", "ab-c", "x.y", "1.2.3.4", "!", "#", "~", "\\", ",",
+        ];
+        let mut out = Vec::new();
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = 1 + (seed % 9) as usize;
+            let mut r = seed;
+            for _ in 0..len {
+                s.push_str(pieces[(r % pieces.len() as u64) as usize]);
+                r /= pieces.len() as u64;
+                if r == 0 {
+                    r = seed.rotate_left(29);
+                }
+            }
+            out.push(s);
+        }
+        out.extend(
+            [
+                "ada@example.com",
+                "a.b+c@x-y.example",
+                &format!("{}@x.org", "a".repeat(64)),
+                &format!("{}@x.org", "a".repeat(65)),
+                &format!("a@{}.org", "b".repeat(63)),
+                &format!("a@{}.org", "b".repeat(64)),
+                &format!("a@{}", vec!["c".repeat(60); 5].join(".")),
+                "a@-x.org",
+                "a@x-.org",
+                "a@[1.2.3.4]",
+                ".a@x.org",
+                "a.@x.org",
+                "Ada <ada@example.com>",
+            ]
+            .map(str::to_owned),
+        );
+        out
+    }
+
+    #[test]
+    fn email_fast_path_only_accepts_what_email_address_accepts() {
+        let mut fast = 0;
+        for s in corpus() {
+            let Some((local, domain)) = s.rsplit_once('@') else {
+                assert!(!email_ok(&s), "{s:?}");
+                continue;
+            };
+            let full = email_address::EmailAddress::is_valid_local_part(local)
+                && email_address::EmailAddress::is_valid_domain(domain);
+            if plain_local_part(local.as_bytes()) && plain_domain(domain.as_bytes()) {
+                fast += 1;
+                assert!(full, "{s:?}: fast path says valid, email_address does not");
+            }
+            assert_eq!(email_ok(&s), full, "{s:?}");
+        }
+        assert!(
+            fast > 20,
+            "the corpus exercises the fast path ({fast} times)"
+        );
+    }
+
+    #[test]
+    fn date_agrees_with_time() {
+        let fmt = time::macros::format_description!("[year]-[month]-[day]");
+        let mut dates: Vec<String> = Vec::new();
+        for y in [0, 1, 999, 1900, 2000, 2023, 2024, 2100, 9999] {
+            for m in 0..=13 {
+                for d in 0..=32 {
+                    dates.push(format!("{y:04}-{m:02}-{d:02}"));
+                }
+            }
+        }
+        dates.extend(
+            [
+                "2025-2-03",
+                "2025-02-3",
+                "+2025-02-03",
+                "2025/02/03",
+                "2025-02-03T",
+                "２０２５-02-03",
+                "20a5-02-03",
+                "-999-01-01",
+                "",
+                "2025-02-0x",
+            ]
+            .map(str::to_owned),
+        );
+        for s in dates {
+            let by_time = s.len() == 10 && time::Date::parse(&s, &fmt).is_ok();
+            assert_eq!(date_ok(&s), by_time, "{s:?}");
         }
     }
 }

@@ -61,6 +61,7 @@ mod check;
 mod confirm;
 mod form;
 mod outcome;
+mod parse;
 mod revision;
 mod schema;
 pub mod wizard;
@@ -128,8 +129,22 @@ pub trait Elicit: DeserializeOwned {
         content: Option<&Value>,
         strictness: Strictness,
     ) -> Result<Self, AnswerError> {
-        let value = Self::form().validate(content, strictness)?;
-        Self::deserialize(&*value).map_err(AnswerError::Parse)
+        parse::parse(Self::form(), content, strictness)
+    }
+
+    /// [`from_content`](Self::from_content) for content the caller owns (a server
+    /// holding the client's result): strings move into `Self` instead of being copied.
+    /// Same rules, same errors.
+    fn from_content_owned(content: Option<Value>) -> Result<Self, AnswerError> {
+        Self::from_content_owned_with(content, Strictness::Strict)
+    }
+
+    /// [`from_content_owned`](Self::from_content_owned) with the given [`Strictness`].
+    fn from_content_owned_with(
+        content: Option<Value>,
+        strictness: Strictness,
+    ) -> Result<Self, AnswerError> {
+        parse::parse_owned(Self::form(), content, strictness)
     }
 }
 

@@ -1,0 +1,340 @@
+//! Validation fused with deserialization: one pass over the answer's entries, each value
+//! checked against its field and handed to `Deserialize` straight from the client's
+//! `Value`, with no copy of the object.
+//!
+//! At the first problem the pass stops deserializing and collects every problem of the
+//! rest of the answer, in field order, exactly as [`Form::validate`] reports them (the
+//! same `check_value` decides; a test holds the two paths to the same results).
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+use serde_json::Value;
+
+use crate::answer::{
+    FieldError, Strictness, ValidationErrors, check_value, default_value, json_type, missing,
+};
+use crate::form::{Field, Form};
+use crate::outcome::AnswerError;
+
+/// Validates `content` against `form` and deserializes it as `T`, reading the strings
+/// from the borrowed value.
+///
+/// The same answers are accepted and refused, with the same errors, as with
+/// [`Form::validate`] followed by `T::deserialize`; only the work is done once.
+pub(crate) fn parse<'de, T: Deserialize<'de>>(
+    form: &'de Form,
+    content: Option<&'de Value>,
+    strictness: Strictness,
+) -> Result<T, AnswerError> {
+    let entries = match content {
+        Some(Value::Object(map)) => Iter::Borrowed(map.iter()),
+        None | Some(Value::Null) => Iter::Done,
+        Some(other) => {
+            return Err(AnswerError::NotAnObject {
+                found: json_type(other),
+            });
+        }
+    };
+    run(form, entries, strictness)
+}
+
+/// [`parse`] from an owned value: strings move into `T` instead of being copied.
+pub(crate) fn parse_owned<'de, T: Deserialize<'de>>(
+    form: &'de Form,
+    content: Option<Value>,
+    strictness: Strictness,
+) -> Result<T, AnswerError> {
+    let entries = match content {
+        Some(Value::Object(map)) => Iter::Owned(map.into_iter()),
+        None | Some(Value::Null) => Iter::Done,
+        Some(other) => {
+            return Err(AnswerError::NotAnObject {
+                found: json_type(&other),
+            });
+        }
+    };
+    run(form, entries, strictness)
+}
+
+fn run<'de, T: Deserialize<'de>>(
+    form: &'de Form,
+    entries: Iter<'de>,
+    strictness: Strictness,
+) -> Result<T, AnswerError> {
+    let fields: &'de [Field] = form.fields();
+    let content = Content(Entries {
+        fields,
+        entries,
+        strictness,
+        seen: Seen::new(fields.len()),
+        next_unseen: 0,
+        sent: None,
+        made: None,
+    });
+    T::deserialize(content).map_err(|e| match e {
+        Error::Invalid(errors) => AnswerError::Invalid(errors),
+        Error::Parse(e) => AnswerError::Parse(e),
+    })
+}
+
+/// Why the pass stopped.
+#[derive(Debug)]
+enum Error {
+    /// Values broke their fields' constraints.
+    Invalid(ValidationErrors),
+    /// `Deserialize` refused a valid answer.
+    Parse(serde_json::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Invalid(e) => e.fmt(f),
+            Error::Parse(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl de::Error for Error {
+    fn custom<M: fmt::Display>(msg: M) -> Self {
+        Error::Parse(<serde_json::Error as de::Error>::custom(msg))
+    }
+}
+
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Self {
+        Error::Parse(e)
+    }
+}
+
+/// The answer object, as `Deserialize` sees it.
+struct Content<'de>(Entries<'de>);
+
+impl<'de> de::Deserializer<'de> for Content<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_map(self.0)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// Which fields were answered; a word per 64 fields, no allocation for small forms.
+struct Seen {
+    small: u64,
+    large: Vec<u64>,
+}
+
+impl Seen {
+    fn new(fields: usize) -> Seen {
+        Seen {
+            small: 0,
+            large: vec![0; fields.saturating_sub(1) / 64],
+        }
+    }
+
+    fn mark(&mut self, i: usize) {
+        match i.checked_sub(64) {
+            None => self.small |= 1 << i,
+            Some(rest) => self.large[rest / 64] |= 1 << (rest % 64),
+        }
+    }
+
+    fn has(&self, i: usize) -> bool {
+        match i.checked_sub(64) {
+            None => self.small & (1 << i) != 0,
+            Some(rest) => self.large[rest / 64] & (1 << (rest % 64)) != 0,
+        }
+    }
+}
+
+/// The answer's entries, borrowed or owned.
+enum Iter<'de> {
+    Borrowed(serde_json::map::Iter<'de>),
+    Owned(serde_json::map::IntoIter),
+    Done,
+}
+
+struct Entries<'de> {
+    fields: &'de [Field],
+    entries: Iter<'de>,
+    strictness: Strictness,
+    seen: Seen,
+    /// After the entries: the next field to look at for a default or a missing answer.
+    next_unseen: usize,
+    /// The value `Deserialize` reads next: the client's own...
+    sent: Option<&'de Value>,
+    /// ...or one owned here (from an owned answer, a default, a coerced value). Two
+    /// slots rather than one enum: moving a `Value` in and out of an enum on every
+    /// entry cost more than the checks.
+    made: Option<Value>,
+}
+
+/// What one entry is to the form.
+enum Entry {
+    /// Not a field of the form, or `null` ("not answered"): passed over.
+    Ignored,
+    /// A good answer to field `index` (its replacement, when coerced, is in `made`).
+    Good(usize),
+    /// A bad answer to field `index`.
+    Bad(usize, Vec<FieldError>),
+}
+
+/// Checks one entry; a coerced replacement goes to `made`.
+fn look(
+    fields: &[Field],
+    strictness: Strictness,
+    made: &mut Option<Value>,
+    key: &str,
+    value: &Value,
+) -> Entry {
+    // Keys the form does not have are ignored, as the schema promises. Length and
+    // first byte rule out most fields before a full comparison.
+    let k = key.as_bytes();
+    let Some(index) = fields.iter().position(|f| {
+        let name = f.name.as_bytes();
+        name.len() == k.len() && name.first() == k.first() && name == k
+    }) else {
+        return Entry::Ignored;
+    };
+    if value.is_null() {
+        return Entry::Ignored;
+    }
+    let mut errors = Vec::new();
+    let coerced = check_value(&fields[index], value, strictness, &mut errors);
+    if !errors.is_empty() {
+        return Entry::Bad(index, errors);
+    }
+    if coerced.is_some() {
+        *made = coerced;
+    }
+    Entry::Good(index)
+}
+
+impl Entries<'_> {
+    fn look(&mut self, key: &str, value: &Value) -> Entry {
+        look(self.fields, self.strictness, &mut self.made, key, value)
+    }
+
+    /// After a bad entry: every other problem, in field order, as `Form::validate`
+    /// reports them.
+    fn all_problems(&mut self, index: usize, errors: Vec<FieldError>) -> Error {
+        let mut found = vec![(index, errors)];
+        self.seen.mark(index);
+        let mut add = |this: &mut Self, key: &str, value: &Value| match this.look(key, value) {
+            Entry::Bad(i, e) => {
+                this.seen.mark(i);
+                found.push((i, e));
+            }
+            Entry::Good(i) => this.seen.mark(i),
+            Entry::Ignored => {}
+        };
+        match std::mem::replace(&mut self.entries, Iter::Done) {
+            Iter::Borrowed(rest) => rest.for_each(|(k, v)| add(self, k, v)),
+            Iter::Owned(rest) => rest.for_each(|(k, v)| add(self, &k, &v)),
+            Iter::Done => {}
+        }
+        for (i, field) in self.fields.iter().enumerate() {
+            if !self.seen.has(i) && field.required && default_value(&field.kind).is_none() {
+                found.push((i, vec![missing(field)]));
+            }
+        }
+        found.sort_by_key(|(i, _)| *i);
+        let errors = found.into_iter().flat_map(|(_, e)| e).collect();
+        Error::Invalid(ValidationErrors::new(errors))
+    }
+}
+
+impl<'de> MapAccess<'de> for Entries<'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        match &mut self.entries {
+            Iter::Borrowed(it) => {
+                for (key, value) in it.by_ref() {
+                    match look(self.fields, self.strictness, &mut self.made, key, value) {
+                        Entry::Ignored => {}
+                        Entry::Bad(index, errors) => return Err(self.all_problems(index, errors)),
+                        Entry::Good(index) => {
+                            self.seen.mark(index);
+                            if self.made.is_none() {
+                                self.sent = Some(value);
+                            }
+                            return seed
+                                .deserialize(de::value::BorrowedStrDeserializer::new(key))
+                                .map(Some);
+                        }
+                    }
+                }
+            }
+            Iter::Owned(it) => {
+                for (key, value) in it.by_ref() {
+                    match look(self.fields, self.strictness, &mut self.made, &key, &value) {
+                        Entry::Ignored => {}
+                        Entry::Bad(index, errors) => return Err(self.all_problems(index, errors)),
+                        Entry::Good(index) => {
+                            self.seen.mark(index);
+                            if self.made.is_none() {
+                                self.made = Some(value);
+                            }
+                            return seed
+                                .deserialize(de::value::StrDeserializer::new(&key))
+                                .map(Some);
+                        }
+                    }
+                }
+            }
+            Iter::Done => {}
+        }
+        self.entries = Iter::Done;
+        // The entries are done: fill defaults, insist on required fields.
+        while self.next_unseen < self.fields.len() {
+            let index = self.next_unseen;
+            self.next_unseen += 1;
+            if self.seen.has(index) {
+                continue;
+            }
+            let field = &self.fields[index];
+            if let Some(default) = default_value(&field.kind) {
+                self.made = Some(default);
+                return seed
+                    .deserialize(de::value::BorrowedStrDeserializer::new(&field.name))
+                    .map(Some);
+            }
+            if field.required {
+                let errors = self.fields[index..]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, f)| {
+                        f.required && !self.seen.has(index + i) && default_value(&f.kind).is_none()
+                    })
+                    .map(|(_, f)| missing(f))
+                    .collect();
+                return Err(Error::Invalid(ValidationErrors::new(errors)));
+            }
+        }
+        Ok(None)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        if let Some(v) = self.made.take() {
+            seed.deserialize(v).map_err(Error::from)
+        } else if let Some(v) = self.sent.take() {
+            seed.deserialize(v).map_err(Error::from)
+        } else {
+            Err(de::Error::custom("a value was read before its key"))
+        }
+    }
+}
