@@ -280,6 +280,9 @@ struct Pending {
     /// A wizard's state between its steps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     wizard: Option<WizardState>,
+    /// The answers a batch ([`Session::inputs`]) already has, by key.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    answered: BTreeMap<String, Value>,
 }
 
 struct Mrtr {
@@ -318,7 +321,7 @@ pub enum AskError {
     /// The client did not declare the capability (`elicitation`, its form or URL mode)
     /// on this revision, or speaks a revision without elicitation.
     Unsupported {
-        /// `"form"` or `"url"`.
+        /// `"form"` or `"url"`; `"sampling"` or `"roots"` for those requests.
         mode: &'static str,
         /// The negotiated revision, when it is one elicitation knows.
         revision: Option<Revision>,
@@ -340,6 +343,13 @@ pub enum AskError {
 impl fmt::Display for AskError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            AskError::Unsupported { mode, revision } if matches!(*mode, "sampling" | "roots") => {
+                let _ = revision;
+                write!(
+                    f,
+                    "the client does not take {mode} requests: it did not declare the capability"
+                )
+            }
             AskError::Unsupported { mode, revision } => match revision {
                 Some(r) => write!(
                     f,
@@ -372,13 +382,17 @@ impl AskError {
             AskError::Unsupported {
                 mode,
                 revision: Some(r),
-            } if r.is_stateless() => McpError::new(
-                MISSING_CAPABILITY,
-                self.to_string(),
-                Some(serde_json::json!({
-                    "requiredCapabilities": { "elicitation": { *mode: {} } }
-                })),
-            ),
+            } if r.is_stateless() => {
+                let required = match *mode {
+                    "sampling" | "roots" => serde_json::json!({ *mode: {} }),
+                    _ => serde_json::json!({ "elicitation": { *mode: {} } }),
+                };
+                McpError::new(
+                    MISSING_CAPABILITY,
+                    self.to_string(),
+                    Some(serde_json::json!({ "requiredCapabilities": required })),
+                )
+            }
             AskError::Unsupported { .. } => McpError::invalid_request(self.to_string(), None),
             AskError::Answer(_) => McpError::invalid_params(self.to_string(), None),
             _ => McpError::internal_error(self.to_string(), None),
@@ -429,6 +443,112 @@ pub struct UrlAnswer {
     /// The `elicitationId` sent with the request (2025-11-25 only), for
     /// [`Session::notify_url_complete`].
     pub elicitation_id: Option<String>,
+}
+
+/// One question of a batch ([`Session::inputs`]), under the key it has in
+/// `inputRequests` on 2026-07-28.
+#[derive(Debug)]
+pub enum Input<'a> {
+    /// A form (an `elicitation/create` in form mode).
+    Form {
+        /// The key in `inputRequests` / `inputResponses`.
+        key: &'a str,
+        /// The message above the form.
+        message: &'a str,
+        /// The form.
+        form: &'a Form,
+    },
+    /// Any other request (`sampling/createMessage`, `roots/list`, ...), carried as it is.
+    Request {
+        /// The key in `inputRequests` / `inputResponses`.
+        key: &'a str,
+        /// The JSON-RPC method.
+        method: &'a str,
+        /// Its params.
+        params: Value,
+    },
+}
+
+impl<'a> Input<'a> {
+    /// The form `T` under `key`.
+    pub fn form<T: Elicit>(key: &'a str, message: &'a str) -> Input<'a> {
+        Input::Form {
+            key,
+            message,
+            form: T::form(),
+        }
+    }
+
+    /// A form built at run time under `key`.
+    pub fn form_value(key: &'a str, message: &'a str, form: &'a Form) -> Input<'a> {
+        Input::Form { key, message, form }
+    }
+
+    /// Another request under `key`.
+    pub fn request(key: &'a str, method: &'a str, params: Value) -> Input<'a> {
+        Input::Request {
+            key,
+            method,
+            params,
+        }
+    }
+
+    /// The key.
+    pub fn key(&self) -> &'a str {
+        match self {
+            Input::Form { key, .. } | Input::Request { key, .. } => key,
+        }
+    }
+}
+
+/// One answer of a batch, in the order of the questions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InputAnswer {
+    /// A form's answer: the action and, on accept, the validated content.
+    Form {
+        /// Accept, decline or cancel.
+        action: Action,
+        /// The content with defaults filled (accept only).
+        content: Option<Value>,
+    },
+    /// The client's raw result of another request.
+    Value(Value),
+}
+
+impl InputAnswer {
+    /// A form's answer as the typed [`Elicitation`] of `T`.
+    pub fn typed<T: Elicit>(self) -> Result<Elicitation<T>, Halt> {
+        match self {
+            InputAnswer::Form { action, content } => typed(Answer { action, content }),
+            InputAnswer::Value(_) => {
+                Err(AskError::Answer(AnswerError::Malformed("this answer is not a form's")).into())
+            }
+        }
+    }
+
+    /// The raw result of another request (`Value::Null` for a form's answer).
+    pub fn into_value(self) -> Value {
+        match self {
+            InputAnswer::Value(v) => v,
+            InputAnswer::Form { .. } => Value::Null,
+        }
+    }
+}
+
+/// The `params` of a form-mode `elicitation/create`, the problem of the last answer
+/// above the message.
+fn form_params(revision: Revision, message: &str, problem: Option<&str>, schema: &Value) -> Value {
+    let mut p = Map::new();
+    if revision >= Revision::V2025_11_25 {
+        p.insert("mode".into(), "form".into());
+    }
+    let text = match problem {
+        Some(problem) => format!("{problem}\n\n{message}"),
+        None => message.to_owned(),
+    };
+    p.insert("message".into(), text.into());
+    p.insert("requestedSchema".into(), schema.clone());
+    Value::Object(p)
 }
 
 /// A validated answer: the action and, on accept, the content with defaults filled.
@@ -543,6 +663,29 @@ impl Session {
         Ok(Answer { action, content })
     }
 
+    /// Asks in push mode until a valid answer or the attempts run out.
+    async fn push_form(
+        &self,
+        form: &Form,
+        params: &(dyn Fn(Option<&str>) -> Value + Sync),
+    ) -> Result<Answer, Halt> {
+        let mut problem: Option<String> = None;
+        let mut failed = 0;
+        loop {
+            let result = self
+                .push("elicitation/create", params(problem.as_deref()))
+                .await?;
+            match self.check(form, &result) {
+                Ok(answer) => return Ok(answer),
+                Err(AnswerError::Invalid(e)) if failed + 1 < self.attempts => {
+                    failed += 1;
+                    problem = Some(e.to_string());
+                }
+                Err(e) => return Err(AskError::Answer(e).into()),
+            }
+        }
+    }
+
     /// [`ask`](Self::ask) under a key of your choosing: on 2026-07-28 the question is
     /// `inputRequests[key]` on every round and the answer is read from
     /// `inputResponses[key]`, so a client (or a test harness) that knows the key may
@@ -571,35 +714,9 @@ impl Session {
             .requested_schema(revision)
             .map_err(AskError::Schema)?
             .to_value();
-        let params = |problem: Option<&str>| {
-            let mut p = Map::new();
-            if revision >= Revision::V2025_11_25 {
-                p.insert("mode".into(), "form".into());
-            }
-            let text = match problem {
-                Some(problem) => format!("{problem}\n\n{message}"),
-                None => message.to_owned(),
-            };
-            p.insert("message".into(), text.into());
-            p.insert("requestedSchema".into(), schema.clone());
-            Value::Object(p)
-        };
+        let params = |problem: Option<&str>| form_params(revision, message, problem, &schema);
         if self.mrtr.is_none() {
-            let mut problem: Option<String> = None;
-            let mut failed = 0;
-            loop {
-                let result = self
-                    .push("elicitation/create", params(problem.as_deref()))
-                    .await?;
-                match self.check(form, &result) {
-                    Ok(answer) => return Ok(answer),
-                    Err(AnswerError::Invalid(e)) if failed + 1 < self.attempts => {
-                        failed += 1;
-                        problem = Some(e.to_string());
-                    }
-                    Err(e) => return Err(AskError::Answer(e).into()),
-                }
-            }
+            return self.push_form(form, &params).await;
         }
         // 2026-07-28: the answer, if any, is in this retry's inputResponses.
         let (mut failed, mut problem) = self.pending_attempt(index);
@@ -628,10 +745,9 @@ impl Session {
                 failed,
                 problem,
                 wizard: None,
+                answered: BTreeMap::new(),
             },
-            key,
-            "elicitation/create",
-            request,
+            vec![(key, "elicitation/create".to_owned(), request)],
         )
     }
 
@@ -706,10 +822,9 @@ impl Session {
                             failed: 0,
                             problem: None,
                             wizard: Some(flow.into_state()),
+                            answered: BTreeMap::new(),
                         },
-                        key,
-                        "elicitation/create",
-                        params,
+                        vec![(key, "elicitation/create".to_owned(), params)],
                     );
                 }
             }
@@ -768,10 +883,9 @@ impl Session {
                 failed: 0,
                 problem: None,
                 wizard: None,
+                answered: BTreeMap::new(),
             },
-            key,
-            "elicitation/create",
-            Value::Object(params),
+            vec![(key, "elicitation/create".to_owned(), Value::Object(params))],
         )
     }
 
@@ -841,11 +955,217 @@ impl Session {
                 failed: 0,
                 problem: None,
                 wizard: None,
+                answered: BTreeMap::new(),
             },
-            key,
-            method,
-            params,
+            vec![(key, method.to_owned(), params)],
         )
+    }
+
+    /// Several questions at once: on 2026-07-28 they travel in **one** `input_required`
+    /// round (a form, a sampling request and a roots request side by side); in push
+    /// mode they are sent one after the other. Answers come back in the order asked.
+    ///
+    /// A form's answer is validated like [`ask`](Self::ask)'s (an invalid one is asked
+    /// again, with the problems above its message, up to the attempts); a
+    /// `sampling/createMessage` or `roots/list` needs the client's capability for it
+    /// ([`supports_sampling`](Self::supports_sampling),
+    /// [`supports_roots`](Self::supports_roots)); other requests are carried as they are.
+    ///
+    /// ```no_run
+    /// # use elicit_core::mcp::{Halt, Input, Session};
+    /// # use elicit_core::{Elicit, Elicitation};
+    /// # use serde::Deserialize;
+    /// # use serde_json::json;
+    /// #[derive(Elicit, Deserialize)]
+    /// struct Name {
+    ///     name: String,
+    /// }
+    ///
+    /// # async fn body(s: &mut Session) -> Result<(), Halt> {
+    /// let sampling = json!({
+    ///     "messages": [{"role": "user", "content": {"type": "text", "text": "Say hello"}}],
+    ///     "maxTokens": 50
+    /// });
+    /// let mut answers = s
+    ///     .inputs(vec![
+    ///         Input::form::<Name>("user_name", "What is your name?"),
+    ///         Input::request("greeting", "sampling/createMessage", sampling),
+    ///     ])
+    ///     .await?
+    ///     .into_iter();
+    /// let name = answers.next().unwrap().typed::<Name>()?;
+    /// let greeting = answers.next().unwrap().into_value();
+    /// # let _ = (name, greeting);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn inputs(&mut self, inputs: Vec<Input<'_>>) -> Result<Vec<InputAnswer>, Halt> {
+        let index = self.next_index();
+        if let Some(Value::Array(logged)) = self.logged(index) {
+            if logged.len() != inputs.len() {
+                return Err(replay_error(AnswerError::Malformed(
+                    "the answers of a batch do not match its questions",
+                )));
+            }
+            return inputs
+                .iter()
+                .zip(logged)
+                .map(|(input, result)| self.read_input(input, result).map_err(replay_error))
+                .collect();
+        }
+        let revision = self.revision.unwrap_or(Revision::V2025_06_18);
+        let mut prepared = Vec::with_capacity(inputs.len());
+        for input in &inputs {
+            prepared.push(match input {
+                Input::Form { message, form, .. } => {
+                    let revision = self.require("form")?;
+                    let schema = form
+                        .requested_schema(revision)
+                        .map_err(AskError::Schema)?
+                        .to_value();
+                    (
+                        "elicitation/create",
+                        form_params(revision, message, None, &schema),
+                        schema,
+                    )
+                }
+                Input::Request { method, params, .. } => {
+                    self.require_request(method)?;
+                    (*method, params.clone(), Value::Null)
+                }
+            });
+        }
+        if self.mrtr.is_none() {
+            let mut answers = Vec::with_capacity(inputs.len());
+            for (input, (method, params, schema)) in inputs.iter().zip(prepared) {
+                answers.push(match input {
+                    Input::Form { message, form, .. } => {
+                        let params = |problem: Option<&str>| {
+                            form_params(revision, message, problem, &schema)
+                        };
+                        let answer = self.push_form(form, &params).await?;
+                        InputAnswer::Form {
+                            action: answer.action,
+                            content: answer.content,
+                        }
+                    }
+                    Input::Request { .. } => InputAnswer::Value(self.push(method, params).await?),
+                });
+            }
+            return Ok(answers);
+        }
+        // 2026-07-28: answers of earlier rounds, then this retry's.
+        let (mut failed, _) = self.pending_attempt(index);
+        let mut answered = self.take_pending_answered(index);
+        let mut missing = Vec::new();
+        let mut invalid = false;
+        for (input, (method, params, schema)) in inputs.iter().zip(prepared) {
+            let key = input.key();
+            if answered.contains_key(key) {
+                continue;
+            }
+            let mut problem = None;
+            if let Some(result) = self.response(key) {
+                match self.read_input(input, result.clone()) {
+                    Ok(_) => {
+                        answered.insert(key.to_owned(), result);
+                        continue;
+                    }
+                    Err(AnswerError::Invalid(e)) if failed + 1 < self.attempts => {
+                        invalid = true;
+                        problem = Some(e.to_string());
+                    }
+                    Err(e) => return Err(AskError::Answer(e).into()),
+                }
+            }
+            let params = match (input, problem) {
+                (Input::Form { message, .. }, Some(problem)) => {
+                    form_params(revision, message, Some(&problem), &schema)
+                }
+                _ => params,
+            };
+            missing.push((key.to_owned(), method.to_owned(), params));
+        }
+        if missing.is_empty() {
+            let mut results = Vec::with_capacity(inputs.len());
+            let mut answers = Vec::with_capacity(inputs.len());
+            for input in &inputs {
+                let result = answered.remove(input.key()).unwrap_or(Value::Null);
+                answers.push(
+                    self.read_input(input, result.clone())
+                        .map_err(AskError::Answer)?,
+                );
+                results.push(result);
+            }
+            self.log(Value::Array(results));
+            return Ok(answers);
+        }
+        if invalid {
+            failed += 1;
+        }
+        self.suspend(
+            Pending {
+                index,
+                failed,
+                problem: None,
+                wizard: None,
+                answered,
+            },
+            missing,
+        )
+    }
+
+    /// Reads one answer of a batch.
+    fn read_input(&self, input: &Input<'_>, result: Value) -> Result<InputAnswer, AnswerError> {
+        match input {
+            Input::Form { form, .. } => {
+                let answer = self.check(form, &result)?;
+                Ok(InputAnswer::Form {
+                    action: answer.action,
+                    content: answer.content,
+                })
+            }
+            Input::Request { .. } if result.is_object() => Ok(InputAnswer::Value(result)),
+            Input::Request { .. } => Err(AnswerError::Malformed("the result is not an object")),
+        }
+    }
+
+    /// Whether the client takes `sampling/createMessage` requests.
+    pub fn supports_sampling(&self) -> bool {
+        self.capabilities
+            .as_ref()
+            .is_some_and(|c| c.sampling.is_some())
+    }
+
+    /// Whether the client answers `roots/list`.
+    pub fn supports_roots(&self) -> bool {
+        self.capabilities
+            .as_ref()
+            .is_some_and(|c| c.roots.is_some())
+    }
+
+    fn require_request(&self, method: &str) -> Result<(), AskError> {
+        let (mode, ok) = match method {
+            "sampling/createMessage" => ("sampling", self.supports_sampling()),
+            "roots/list" => ("roots", self.supports_roots()),
+            "elicitation/create" => ("form", self.mode_supported("form")),
+            _ => ("", true),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(AskError::Unsupported {
+                mode,
+                revision: self.revision,
+            })
+        }
+    }
+
+    fn take_pending_answered(&mut self, index: usize) -> BTreeMap<String, Value> {
+        match self.mrtr.as_mut().and_then(|m| m.saved.pending.as_mut()) {
+            Some(p) if p.index == index => std::mem::take(&mut p.answered),
+            _ => BTreeMap::new(),
+        }
     }
 
     /// Turns a tool body's result into the `tools/call` response: the result, an
@@ -934,26 +1254,26 @@ impl Session {
     fn suspend<T>(
         &mut self,
         pending: Pending,
-        key: String,
-        method: &str,
-        params: Value,
+        requests: Vec<(String, String, Value)>,
     ) -> Result<T, Halt> {
-        let request: InputRequest = serde_json::from_value(serde_json::json!({
-            "method": method,
-            "params": params,
-        }))
-        .map_err(|e| {
-            Halt::Error(McpError::internal_error(
-                format!("cannot build the {method} input request: {e}"),
-                None,
-            ))
-        })?;
+        let mut out = InputRequests::new();
+        for (key, method, params) in requests {
+            let request: InputRequest = serde_json::from_value(serde_json::json!({
+                "method": method,
+                "params": params,
+            }))
+            .map_err(|e| {
+                Halt::Error(McpError::internal_error(
+                    format!("cannot build the {method} input request: {e}"),
+                    None,
+                ))
+            })?;
+            out.insert(key, request);
+        }
         if let Some(m) = &mut self.mrtr {
             m.saved.pending = Some(pending);
         }
-        let mut requests = InputRequests::new();
-        requests.insert(key, request);
-        Err(Halt::InputRequired(Box::new(requests)))
+        Err(Halt::InputRequired(Box::new(out)))
     }
 
     async fn push(&self, method: &str, params: Value) -> Result<Value, Halt> {

@@ -1,6 +1,7 @@
 //! The example MCP servers (binaries `book-trip`, `purge-approval`, `ticket-booking`),
 //! as library types so tests can run them in-process.
 
+pub mod conformance;
 pub mod purge;
 pub mod serve;
 pub mod ticket;

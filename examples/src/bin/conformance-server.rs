@@ -1,0 +1,33 @@
+//! The server the official MCP conformance suite runs against (see `.ci/conformance`):
+//! the elicitation scenarios of 2025-11-25 and the Multi Round-Trip Request scenarios
+//! of 2026-07-28, over Streamable HTTP.
+//!
+//! ```sh
+//! cargo run -p elicit-examples --bin conformance-server -- --http 127.0.0.1:3001
+//! npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server \
+//!     --url http://127.0.0.1:3001/mcp --scenario tools-call-elicitation
+//! ```
+
+use clap::Parser;
+use elicit_core::mcp::Elicitor;
+use elicit_examples::servers::conformance::ConformanceServer;
+use elicit_examples::servers::{ServerArgs, serve};
+
+/// MCP server with the tools and the prompt of the conformance suite's elicitation and
+/// `input-required-result-*` scenarios.
+#[derive(Parser)]
+#[command(version)]
+struct Cli {
+    #[command(flatten)]
+    server: ServerArgs,
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let cli = Cli::parse();
+    let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
+    serve::serve(cli.server.listen(), move || {
+        ConformanceServer::new(elicitor.clone())
+    })
+    .await
+}

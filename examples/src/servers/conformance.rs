@@ -1,0 +1,483 @@
+//! `conformance-server`: what the official MCP conformance suite
+//! (`@modelcontextprotocol/conformance`) calls in its elicitation scenarios (2025-11-25,
+//! push) and its fourteen `input-required-result-*` scenarios (2026-07-28, Multi
+//! Round-Trip Requests). Every form is declared with `#[derive(Elicit)]` and every
+//! round goes through [`elicit_core::mcp`]; nothing here writes an elicitation by hand.
+
+use elicit_core::mcp::{Elicitor, Halt, Input, Session};
+use elicit_core::{Elicit, Elicitation};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListToolsResult,
+    PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{text, tool};
+
+/// `test_elicitation`: a user name and an e-mail address.
+#[derive(Debug, Elicit, Deserialize, serde::Serialize)]
+pub struct UserInfo {
+    /// User's response
+    pub username: String,
+    /// User's email address
+    #[elicit(format = "email")]
+    pub email: String,
+}
+
+/// SEP-1034: a default for every kind of field.
+#[derive(Debug, Elicit, Deserialize, serde::Serialize)]
+pub struct Defaults {
+    /// User name
+    #[elicit(default = "John Doe")]
+    pub name: String,
+    /// User age
+    #[elicit(default = 30)]
+    pub age: i64,
+    /// User score
+    #[elicit(default = 95.5)]
+    pub score: f64,
+    /// User status
+    #[elicit(default = "active")]
+    pub status: Status,
+    /// Verification status
+    #[elicit(default = true)]
+    pub verified: bool,
+}
+
+/// The status of [`Defaults`]: untitled options.
+#[derive(Debug, Elicit, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum Status {
+    Active,
+    Inactive,
+    Pending,
+}
+
+/// SEP-1330: the five shapes of a choice.
+#[derive(Debug, Elicit, Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Enums {
+    /// Select one option
+    pub untitled_single: Untitled,
+    /// Select one option with titles
+    pub titled_single: Titled,
+    /// Select one option (legacy)
+    #[elicit(enum_names)]
+    pub legacy_enum: Legacy,
+    /// Select multiple options
+    #[elicit(min_items = 1, max_items = 3)]
+    pub untitled_multi: Vec<Untitled>,
+    /// Select multiple options with titles
+    #[elicit(min_items = 1, max_items = 3)]
+    pub titled_multi: Vec<TitledChoice>,
+}
+
+/// Options without titles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Elicit, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum Untitled {
+    Option1,
+    Option2,
+    Option3,
+}
+
+/// Options with titles (a `oneOf`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Elicit, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum Titled {
+    #[elicit(title = "First Option")]
+    Value1,
+    #[elicit(title = "Second Option")]
+    Value2,
+    #[elicit(title = "Third Option")]
+    Value3,
+}
+
+/// Options with titles, sent the legacy way (`enumNames`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Elicit, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum Legacy {
+    #[elicit(title = "Option One")]
+    Opt1,
+    #[elicit(title = "Option Two")]
+    Opt2,
+    #[elicit(title = "Option Three")]
+    Opt3,
+}
+
+/// Titled options of a multi-select (an `items.anyOf`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Elicit, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum TitledChoice {
+    #[elicit(title = "First Choice")]
+    Value1,
+    #[elicit(title = "Second Choice")]
+    Value2,
+    #[elicit(title = "Third Choice")]
+    Value3,
+}
+
+/// A name.
+#[derive(Debug, Elicit, Deserialize)]
+pub struct Name {
+    /// Your name
+    pub name: String,
+}
+
+/// A favourite colour.
+#[derive(Debug, Elicit, Deserialize)]
+pub struct Color {
+    /// Your favourite colour
+    pub color: String,
+}
+
+/// A confirmation.
+#[derive(Debug, Elicit, Deserialize)]
+pub struct Ok {
+    /// Tick to confirm
+    pub ok: bool,
+}
+
+/// A value.
+#[derive(Debug, Elicit, Deserialize)]
+pub struct Answer {
+    /// Any value
+    pub value: String,
+}
+
+/// The context of the prompt.
+#[derive(Debug, Elicit, Deserialize)]
+pub struct Context {
+    /// The context the prompt uses
+    pub context: String,
+}
+
+/// The conformance server.
+#[derive(Clone, Debug)]
+pub struct ConformanceServer {
+    elicitor: Elicitor,
+}
+
+impl ConformanceServer {
+    /// A server sealing MRTR state with `elicitor`'s key.
+    pub fn new(elicitor: Elicitor) -> ConformanceServer {
+        ConformanceServer { elicitor }
+    }
+}
+
+/// `action=accept, content={...}` for a form's outcome.
+fn outcome<T: serde::Serialize>(answer: &Elicitation<T>) -> String {
+    match answer {
+        Elicitation::Accept(v) => format!(
+            "action=accept, content={}",
+            serde_json::to_string(v).unwrap_or_default()
+        ),
+        Elicitation::Decline => "action=decline".to_owned(),
+        Elicitation::Cancel => "action=cancel".to_owned(),
+    }
+}
+
+/// The text of a sampling result (`content.text`).
+fn sampled_text(result: &Value) -> String {
+    result
+        .pointer("/content/text")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// How many roots a `roots/list` result holds.
+fn root_count(result: &Value) -> usize {
+    result
+        .get("roots")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len)
+}
+
+fn sampling(prompt: &str, max_tokens: u32) -> Value {
+    json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}],
+        "maxTokens": max_tokens
+    })
+}
+
+fn name_of(answer: Elicitation<Name>) -> Option<String> {
+    match answer {
+        Elicitation::Accept(n) => Some(n.name),
+        _ => None,
+    }
+}
+
+impl ConformanceServer {
+    async fn call(
+        &self,
+        s: &mut Session,
+        name: &str,
+        args: Option<&rmcp::model::JsonObject>,
+    ) -> Result<CallToolResult, Halt> {
+        Ok(match name {
+            "test_elicitation" => {
+                let message = args
+                    .and_then(|a| a.get("message"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("Please provide your information");
+                let answer = s.ask::<UserInfo>(message).await?;
+                text(format!("User response: {}", outcome(&answer)))
+            }
+            "test_elicitation_sep1034_defaults" => {
+                let answer = s
+                    .ask::<Defaults>("Please review and update the form fields with defaults")
+                    .await?;
+                text(format!("Elicitation completed: {}", outcome(&answer)))
+            }
+            "test_elicitation_sep1330_enums" => {
+                let answer = s.ask::<Enums>("Please pick from each kind of list").await?;
+                text(format!("Elicitation completed: {}", outcome(&answer)))
+            }
+            "test_input_required_result_elicitation" => {
+                match name_of(s.ask_as::<Name>("user_name", "What is your name?").await?) {
+                    Some(name) => text(format!("Hello, {name}!")),
+                    None => text("No name given."),
+                }
+            }
+            "test_input_required_result_sampling" => {
+                let result = s
+                    .input(
+                        "sampling/createMessage",
+                        sampling("What is the capital of France?", 100),
+                    )
+                    .await?;
+                text(format!("Sampling result: {}", sampled_text(&result)))
+            }
+            "test_input_required_result_list_roots" => {
+                let result = s.input("roots/list", json!({})).await?;
+                text(format!("Found {} root(s)", root_count(&result)))
+            }
+            "test_input_required_result_request_state" => {
+                match s.ask_as::<Ok>("confirm", "Please confirm").await? {
+                    Elicitation::Accept(Ok { ok: true }) => {
+                        text("state-ok: requestState validated")
+                    }
+                    _ => text("state-ok: not confirmed"),
+                }
+            }
+            "test_input_required_result_multiple_inputs" => {
+                let mut answers = s
+                    .inputs(vec![
+                        Input::form::<Name>("user_name", "What is your name?"),
+                        Input::request(
+                            "greeting",
+                            "sampling/createMessage",
+                            sampling("Generate a greeting", 50),
+                        ),
+                        Input::request("client_roots", "roots/list", json!({})),
+                    ])
+                    .await?
+                    .into_iter();
+                let name = answers.next().map(|a| a.typed::<Name>()).transpose()?;
+                let greeting = answers.next().map(|a| a.into_value()).unwrap_or_default();
+                let roots = answers.next().map(|a| a.into_value()).unwrap_or_default();
+                text(format!(
+                    "Name: {}; Greeting: {}; Roots: {}",
+                    name.and_then(name_of).unwrap_or_default(),
+                    sampled_text(&greeting),
+                    root_count(&roots)
+                ))
+            }
+            "test_input_required_result_multi_round" => {
+                let Some(name) = name_of(
+                    s.ask_as::<Name>("step1", "Step 1: What is your name?")
+                        .await?,
+                ) else {
+                    return Ok(text("No name given."));
+                };
+                match s
+                    .ask_as::<Color>("step2", "Step 2: What is your favorite color?")
+                    .await?
+                {
+                    Elicitation::Accept(c) => text(format!(
+                        "Multi-round complete for {name} who likes {}",
+                        c.color
+                    )),
+                    _ => text(format!("Multi-round ended for {name} without a colour")),
+                }
+            }
+            "test_input_required_result_tampered_state" => {
+                match s.ask_as::<Ok>("confirm", "Please confirm").await? {
+                    Elicitation::Accept(_) => text("confirmed"),
+                    _ => text("not confirmed"),
+                }
+            }
+            "test_input_required_result_capabilities" => {
+                // Ask only for what the client declared, in this very request.
+                let mut inputs = Vec::new();
+                if s.supports_sampling() {
+                    inputs.push(Input::request(
+                        "sample_input",
+                        "sampling/createMessage",
+                        sampling("Sample request", 50),
+                    ));
+                }
+                if s.supports_form() {
+                    inputs.push(Input::form::<Answer>("elicit_input", "Elicitation input"));
+                }
+                if inputs.is_empty() {
+                    return Ok(text(
+                        "The client declared neither sampling nor elicitation.",
+                    ));
+                }
+                let count = inputs.len();
+                s.inputs(inputs).await?;
+                text(format!("Received {count} input(s)"))
+            }
+            other => {
+                return Err(
+                    ErrorData::invalid_params(format!("unknown tool {other:?}"), None).into(),
+                );
+            }
+        })
+    }
+}
+
+const TOOLS: &[(&str, &str)] = &[
+    (
+        "test_elicitation",
+        "Asks the user for a name and an e-mail address",
+    ),
+    (
+        "test_elicitation_sep1034_defaults",
+        "A form with a default for every kind of field (SEP-1034)",
+    ),
+    (
+        "test_elicitation_sep1330_enums",
+        "A form with every shape of choice (SEP-1330)",
+    ),
+    (
+        "test_input_required_result_elicitation",
+        "Asks for a name (MRTR)",
+    ),
+    (
+        "test_input_required_result_sampling",
+        "Asks the client to sample (MRTR)",
+    ),
+    (
+        "test_input_required_result_list_roots",
+        "Asks for the client's roots (MRTR)",
+    ),
+    (
+        "test_input_required_result_request_state",
+        "Asks for a confirmation, state in requestState (MRTR)",
+    ),
+    (
+        "test_input_required_result_multiple_inputs",
+        "Asks for a form, a sample and the roots in one round (MRTR)",
+    ),
+    (
+        "test_input_required_result_multi_round",
+        "Asks two questions in two rounds (MRTR)",
+    ),
+    (
+        "test_input_required_result_tampered_state",
+        "Refuses a requestState that was tampered with (MRTR)",
+    ),
+    (
+        "test_input_required_result_capabilities",
+        "Asks only for what the client declared (MRTR)",
+    ),
+];
+
+impl ServerHandler for ConformanceServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "elicit-conformance-server",
+            env!("CARGO_PKG_VERSION"),
+        ))
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = TOOLS
+            .iter()
+            .map(|(name, description)| {
+                let schema = if *name == "test_elicitation" {
+                    json!({"type": "object", "properties": {"message": {"type": "string"}}})
+                } else {
+                    json!({"type": "object", "properties": {}})
+                };
+                tool(name, description, schema)
+            })
+            .collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        params: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let mut s = self.elicitor.tool(&ctx, &params)?;
+        let result = self
+            .call(&mut s, &params.name, params.arguments.as_ref())
+            .await;
+        s.finish(result)
+    }
+
+    async fn list_prompts(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
+            "test_input_required_result_prompt",
+            Some("Asks for the context before it is built (MRTR)"),
+            None,
+        )]))
+    }
+
+    async fn get_prompt(
+        &self,
+        params: GetPromptRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if params.name != "test_input_required_result_prompt" {
+            return Err(ErrorData::invalid_params(
+                format!("unknown prompt {:?}", params.name),
+                None,
+            ));
+        }
+        let mut s = self.elicitor.prompt(&ctx, &params)?;
+        let result = async {
+            let context = match s
+                .ask_as::<Context>("user_context", "What context should the prompt use?")
+                .await?
+            {
+                Elicitation::Accept(c) => c.context,
+                _ => "none".to_owned(),
+            };
+            Result::<_, Halt>::Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+                Role::User,
+                format!("Prompt with context: {context}"),
+            )]))
+        }
+        .await;
+        s.finish_prompt(result)
+    }
+}
