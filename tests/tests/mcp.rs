@@ -926,3 +926,169 @@ async fn mrtr_named_keys() {
     };
     assert_eq!(text(&done), "Hello, Alice");
 }
+
+// --- several questions in one round (`Session::inputs`), on the conformance server ------
+
+fn conformance_server() -> elicit_examples::servers::conformance::ConformanceServer {
+    elicit_examples::servers::conformance::ConformanceServer::new(elicitor())
+}
+
+/// Calls `tool` once (one MRTR round) with these responses and state.
+async fn round(
+    running: &RunningService<RoleClient, Scripted>,
+    tool: &str,
+    state: Option<&str>,
+    responses: Vec<(&str, Value)>,
+) -> CallToolResponse {
+    let mut params = call(tool, json!({}));
+    params.request_state = state.map(str::to_owned);
+    if !responses.is_empty() {
+        params.input_responses = Some(
+            responses
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect(),
+        );
+    }
+    tokio::time::timeout(LIMIT, running.call_tool_once(params))
+        .await
+        .expect("bounded")
+        .expect("a result")
+}
+
+/// The keys and methods of an `input_required` result, and its state.
+fn asked(response: &CallToolResponse) -> (Vec<(String, Value)>, String) {
+    let CallToolResponse::InputRequired(input) = response else {
+        panic!("expected input_required, got {response:?}");
+    };
+    let requests = input
+        .input_requests
+        .clone()
+        .expect("input requests")
+        .into_iter()
+        .map(|(k, r)| (k, serde_json::to_value(r).unwrap()))
+        .collect();
+    (requests, input.request_state.clone().expect("a state"))
+}
+
+#[tokio::test]
+async fn mrtr_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
+    let tool = "test_input_required_result_multiple_inputs";
+    let running = connect(
+        conformance_server(),
+        Scripted::new(Era::Mrtr, vec![])
+            .with_capabilities(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}})),
+        Era::Mrtr,
+    )
+    .await;
+    let first = round(&running, tool, None, vec![]).await;
+    let (requests, state) = asked(&first);
+    let methods: Vec<(&str, &str)> = requests
+        .iter()
+        .map(|(k, r)| (k.as_str(), r["method"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            ("client_roots", "roots/list"),
+            ("greeting", "sampling/createMessage"),
+            ("user_name", "elicitation/create"),
+        ]
+    );
+    // The greeting is answered, the name is not a name: only the name (with the problem)
+    // and the roots are asked again; the greeting rides in the state.
+    let sampled = json!({"role": "assistant", "content": {"type": "text", "text": "Hi there"},
+        "model": "m", "stopReason": "endTurn"});
+    let second = round(
+        &running,
+        tool,
+        Some(&state),
+        vec![
+            ("greeting", sampled),
+            (
+                "user_name",
+                json!({"action": "accept", "content": {"name": 5}}),
+            ),
+        ],
+    )
+    .await;
+    let (requests, state2) = asked(&second);
+    let keys: Vec<&str> = requests.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["client_roots", "user_name"]);
+    let message = requests[1].1["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("expected text, got a number") && message.ends_with("What is your name?"),
+        "{message}"
+    );
+    assert_ne!(state, state2, "each round seals a new state");
+    let third = round(
+        &running,
+        tool,
+        Some(&state2),
+        vec![
+            (
+                "user_name",
+                json!({"action": "accept", "content": {"name": "Alice"}}),
+            ),
+            (
+                "client_roots",
+                json!({"roots": [{"uri": "file:///a"}, {"uri": "file:///b"}]}),
+            ),
+        ],
+    )
+    .await;
+    let CallToolResponse::Complete(done) = third else {
+        panic!("complete after every answer: {third:?}");
+    };
+    assert_eq!(text(&done), "Name: Alice; Greeting: Hi there; Roots: 2");
+}
+
+#[tokio::test]
+async fn mrtr_batch_asks_only_what_the_client_declared() {
+    let tool = "test_input_required_result_capabilities";
+    for (capabilities, keys) in [
+        (json!({"sampling": {}}), vec!["sample_input"]),
+        (json!({"elicitation": {}}), vec!["elicit_input"]),
+        (
+            json!({"elicitation": {}, "sampling": {}}),
+            vec!["elicit_input", "sample_input"],
+        ),
+    ] {
+        let running = connect(
+            conformance_server(),
+            Scripted::new(Era::Mrtr, vec![]).with_capabilities(capabilities.clone()),
+            Era::Mrtr,
+        )
+        .await;
+        let (requests, _) = asked(&round(&running, tool, None, vec![]).await);
+        let asked: Vec<&str> = requests.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(asked, keys, "{capabilities}");
+    }
+}
+
+#[tokio::test]
+async fn batch_with_a_request_the_client_cannot_take_is_an_error() {
+    // Push mode (2025-11-25), no sampling capability: the batch refuses to send it.
+    let running = connect(
+        conformance_server(),
+        Scripted::new(Era::V1125, vec![]),
+        Era::V1125,
+    )
+    .await;
+    let error = tokio::time::timeout(
+        LIMIT,
+        running.call_tool(call(
+            "test_input_required_result_multiple_inputs",
+            json!({}),
+        )),
+    )
+    .await
+    .expect("bounded")
+    .expect_err("no sampling capability");
+    assert!(
+        error
+            .to_string()
+            .contains("does not take sampling requests"),
+        "{error}"
+    );
+}
