@@ -5,9 +5,10 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use elicit_core::Elicit;
 use elicit_core::Revision;
 use elicit_core::wizard::{Flow, Poll, WizardState};
-use elicit_examples::ticket::{Cinema, TicketOrder};
+use elicit_examples::ticket::{Cinema, SeatChoice, ShowDate, Snacks, TicketOrder};
 use serde_json::{Value, json};
 
 const REV: Revision = Revision::V2025_11_25;
@@ -66,6 +67,18 @@ fn wizard(c: &mut Criterion) {
                 BatchSize::SmallInput,
             )
         });
+        // The step itself: answer in, next request out (not serialized).
+        g.bench_function(format!("step_{name}/answer_poll"), |b| {
+            b.iter_batched_ref(
+                || flow_at(step, &cinema),
+                |flow| {
+                    flow.answer(&cinema, "accept", Some(black_box(&answers[step])))
+                        .unwrap();
+                    matches!(flow.poll(&cinema, REV).unwrap(), Poll::Ask(_))
+                },
+                BatchSize::SmallInput,
+            )
+        });
         let state = serde_json::to_string(flow_at(step, &cinema).state()).unwrap();
         g.bench_function(format!("step_{name}/round_json_state"), |b| {
             b.iter(|| round(black_box(&state), &cinema, &answers[step]))
@@ -89,6 +102,18 @@ fn wizard(c: &mut Criterion) {
             |flow| flow.poll(&cinema, REV).unwrap(),
             BatchSize::SmallInput,
         )
+    });
+    g.finish();
+    // One answer parse of each step's form, the unit the step cost is measured in.
+    let mut g = c.benchmark_group("wizard/parse");
+    g.bench_function("date", |b| {
+        b.iter(|| ShowDate::from_content(Some(black_box(&answers[0]))).unwrap())
+    });
+    g.bench_function("seat", |b| {
+        b.iter(|| SeatChoice::from_content(Some(black_box(&answers[1]))).unwrap())
+    });
+    g.bench_function("snacks", |b| {
+        b.iter(|| Snacks::from_content(Some(black_box(&answers[2]))).unwrap())
     });
     g.finish();
 }

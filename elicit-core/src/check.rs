@@ -1,8 +1,6 @@
 //! The rules of the MCP form subset, checked on forms built at run time. Derived forms
 //! are checked at compile time by the derive and `crate::__private`.
 
-use std::collections::HashSet;
-
 use crate::answer::format_ok;
 use crate::form::{Choice, Field, FieldKind, FormError};
 
@@ -12,16 +10,12 @@ pub(crate) fn check_fields(fields: &[Field]) -> Result<(), FormError> {
             "a form needs at least one field (an empty form hangs some clients); for a yes/no question use `Confirm`".into(),
         ));
     }
-    let mut names = HashSet::new();
+    if let Some(name) = repeated(fields, |f| &f.name) {
+        return Err(FormError::new(format!("two fields are named `{name}`")));
+    }
     for field in fields {
         if field.name.is_empty() {
             return Err(FormError::new("a field name cannot be empty".into()));
-        }
-        if !names.insert(&*field.name) {
-            return Err(FormError::new(format!(
-                "two fields are named `{}`",
-                field.name
-            )));
         }
         check_kind(&field.kind)
             .map_err(|e| FormError::new(format!("field `{}`: {e}", field.name)))?;
@@ -113,14 +107,13 @@ fn check_kind(kind: &FieldKind) -> Result<(), String> {
                 return Err("min_items is more than the number of options".into());
             }
             if let Some(d) = default {
-                let mut seen = HashSet::new();
                 for v in d.iter() {
                     if !options.iter().any(|c| c.value == *v) {
                         return Err(format!("the default {v:?} is not one of the options"));
                     }
-                    if !seen.insert(v) {
-                        return Err(format!("the default names {v:?} twice"));
-                    }
+                }
+                if let Some(v) = repeated(d, |v| v) {
+                    return Err(format!("the default names {v:?} twice"));
                 }
                 let n = d.len() as u64;
                 if min_items.is_some_and(|m| n < m) || max_items.is_some_and(|m| n > m) {
@@ -143,11 +136,94 @@ fn check_options(options: &[Choice]) -> Result<(), String> {
     if options.is_empty() {
         return Err("a select needs at least one option".into());
     }
-    let mut seen = HashSet::new();
-    for c in options {
-        if !seen.insert(&*c.value) {
-            return Err(format!("the option {:?} is offered twice", c.value));
+    match repeated(options, |c| &c.value) {
+        Some(v) => Err(format!("the option {v:?} is offered twice")),
+        None => Ok(()),
+    }
+}
+
+/// A name that occurs twice. Lists are short (fields, options): comparing each with
+/// those before it costs less than hashing and allocates nothing, up to a few dozen;
+/// longer ones are sorted.
+fn repeated<T>(items: &[T], name: impl Fn(&T) -> &str) -> Option<&str> {
+    if items.len() <= 32 {
+        return (1..items.len()).find_map(|i| {
+            let n = name(&items[i]);
+            items[..i].iter().any(|b| name(b) == n).then_some(n)
+        });
+    }
+    let mut names: Vec<&str> = items.iter().map(name).collect();
+    names.sort_unstable();
+    names.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use crate::form::{Choice, Field, FieldKind, Form};
+
+    fn select(n: usize, dup: Option<usize>) -> FieldKind {
+        let mut options: Vec<Choice> = (0..n)
+            .map(|i| Choice::owned(format!("o{i}"), None))
+            .collect();
+        if let Some(i) = dup {
+            options.push(Choice::owned(format!("o{i}"), None));
+        }
+        FieldKind::Select {
+            options: Cow::Owned(options),
+            default: None,
+            legacy_enum_names: false,
         }
     }
-    Ok(())
+
+    fn text() -> FieldKind {
+        FieldKind::String {
+            format: None,
+            min_length: None,
+            max_length: None,
+            default: None,
+        }
+    }
+
+    #[test]
+    fn repeated_names_and_options_are_refused_short_and_long() {
+        for n in [2, 5, 32, 33, 200] {
+            assert!(
+                Form::new(vec![Field::new("f", true, select(n, None))]).is_ok(),
+                "{n}"
+            );
+            let e = Form::new(vec![Field::new("f", true, select(n, Some(n / 2)))]).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("field `f`: the option \"o{}\" is offered twice", n / 2),
+                "{n}"
+            );
+            let mut fields: Vec<Field> = (0..n)
+                .map(|i| Field::new(format!("f{i}"), true, text()))
+                .collect();
+            assert!(Form::new(fields.clone()).is_ok());
+            fields.push(Field::new("f1", true, text()));
+            assert_eq!(
+                Form::new(fields).unwrap_err().to_string(),
+                "two fields are named `f1`"
+            );
+        }
+    }
+
+    #[test]
+    fn a_multi_select_default_naming_an_option_twice_is_refused() {
+        let kind = FieldKind::MultiSelect {
+            options: Cow::Owned(vec![Choice::owned("a", None), Choice::owned("b", None)]),
+            min_items: None,
+            max_items: None,
+            default: Some(Cow::Owned(vec![Cow::Borrowed("a"), Cow::Borrowed("a")])),
+        };
+        assert_eq!(
+            Form::new(vec![Field::new("m", false, kind)])
+                .unwrap_err()
+                .to_string(),
+            "field `m`: the default names \"a\" twice"
+        );
+    }
 }

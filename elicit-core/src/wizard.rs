@@ -122,6 +122,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -460,7 +461,7 @@ pub enum Outcome<W> {
 pub struct Request {
     step: StepId,
     message: String,
-    form: Cow<'static, Form>,
+    form: StepForm,
     revision: Revision,
     attempt: u32,
 }
@@ -705,7 +706,36 @@ pub struct Flow<W: Wizard> {
     state: WizardState,
     progress: W::Progress,
     strictness: Strictness,
+    /// The pending step's form with its runtime changes applied, built once per step
+    /// (not saved: the state's `prepared` rebuilds it).
+    asked: Option<(usize, StepForm)>,
     _wizard: PhantomData<fn() -> W>,
+}
+
+/// A step's form as asked: the static one, or a shared copy with runtime choices.
+#[derive(Clone, Debug)]
+enum StepForm {
+    Static(&'static Form),
+    Shared(Arc<Form>),
+}
+
+impl std::ops::Deref for StepForm {
+    type Target = Form;
+    fn deref(&self) -> &Form {
+        match self {
+            StepForm::Static(f) => f,
+            StepForm::Shared(f) => f,
+        }
+    }
+}
+
+impl From<Cow<'static, Form>> for StepForm {
+    fn from(form: Cow<'static, Form>) -> StepForm {
+        match form {
+            Cow::Borrowed(f) => StepForm::Static(f),
+            Cow::Owned(f) => StepForm::Shared(Arc::new(f)),
+        }
+    }
 }
 
 impl<W: Wizard> fmt::Debug for Flow<W> {
@@ -737,6 +767,7 @@ impl<W: Wizard> Flow<W> {
             },
             progress: W::Progress::default(),
             strictness: Strictness::Strict,
+            asked: None,
             _wizard: PhantomData,
         }
     }
@@ -807,6 +838,7 @@ impl<W: Wizard> Flow<W> {
                 Record::Skipped => {}
             }
         }
+        let mut asked = None;
         if let Some(pending) = &state.pending {
             let index = state.done.len();
             if index >= steps.len() {
@@ -819,10 +851,15 @@ impl<W: Wizard> Flow<W> {
                     "more attempts than the step allows".into(),
                 ));
             }
-            pending
-                .prepared
-                .apply(W::form(index))
-                .map_err(StateError::Corrupt)?;
+            asked = Some((
+                index,
+                StepForm::from(
+                    pending
+                        .prepared
+                        .apply(W::form(index))
+                        .map_err(StateError::Corrupt)?,
+                ),
+            ));
         } else if state.attempts != 0 {
             return Err(StateError::Corrupt(
                 "attempts counted with no question pending".into(),
@@ -832,6 +869,7 @@ impl<W: Wizard> Flow<W> {
             state,
             progress,
             strictness: Strictness::Strict,
+            asked,
             _wizard: PhantomData,
         })
     }
@@ -892,13 +930,28 @@ impl<W: Wizard> Flow<W> {
         }
     }
 
-    fn request(&self, index: usize, revision: Revision) -> Result<Request, WizardError> {
-        let step = Self::step_id(index);
+    /// The pending step's form, built on first use.
+    fn step_form(&mut self, index: usize) -> Result<StepForm, WizardError> {
+        if let Some((i, form)) = &self.asked
+            && *i == index
+        {
+            return Ok(form.clone());
+        }
         let pending = self.state.pending.as_ref().ok_or(WizardError::NotAsked)?;
-        let form = pending
-            .prepared
-            .apply(W::form(index))
-            .map_err(|message| WizardError::Prepare { step, message })?;
+        let form = StepForm::from(pending.prepared.apply(W::form(index)).map_err(|message| {
+            WizardError::Prepare {
+                step: Self::step_id(index),
+                message,
+            }
+        })?);
+        self.asked = Some((index, form.clone()));
+        Ok(form)
+    }
+
+    fn request(&mut self, index: usize, revision: Revision) -> Result<Request, WizardError> {
+        let step = Self::step_id(index);
+        let form = self.step_form(index)?;
+        let pending = self.state.pending.as_ref().ok_or(WizardError::NotAsked)?;
         form.requested_schema(revision)
             .map_err(WizardError::Schema)?;
         let base = pending
@@ -932,9 +985,9 @@ impl<W: Wizard> Flow<W> {
             return Err(WizardError::Finished);
         }
         let index = self.state.done.len();
-        let Some(pending) = &self.state.pending else {
+        if self.state.pending.is_none() {
             return Err(WizardError::NotAsked);
-        };
+        }
         let info = W::STEPS[index];
         let action = Action::parse(action).map_err(WizardError::Answer)?;
         match action {
@@ -952,11 +1005,7 @@ impl<W: Wizard> Flow<W> {
                 return Ok(());
             }
         }
-        let step = Self::step_id(index);
-        let form = pending
-            .prepared
-            .apply(W::form(index))
-            .map_err(|message| WizardError::Prepare { step, message })?;
+        let form = self.step_form(index)?;
         let problem = match form.validate(content, self.strictness) {
             Ok(valid) => match W::accept(Some(ctx), &mut self.progress, index, &valid) {
                 Ok(()) => {
@@ -980,12 +1029,14 @@ impl<W: Wizard> Flow<W> {
     }
 
     fn end(&mut self, end: End) {
+        self.asked = None;
         self.state.pending = None;
         self.state.attempts = 0;
         self.state.end = Some(end);
     }
 
     fn advance(&mut self, record: Record) {
+        self.asked = None;
         self.state.done.push(record);
         self.state.pending = None;
         self.state.attempts = 0;

@@ -125,17 +125,17 @@ fn date_has_seats(
     _: &TicketOrderProgress,
     answer: &ShowDate,
 ) -> Result<(), String> {
-    let open: Vec<&str> = cinema.open_dates().collect();
+    let open = || cinema.open_dates().collect::<Vec<_>>().join(", ");
     match cinema.free_seats(&answer.date) {
         None => Err(format!(
             "There is no show on {}. Shows with free seats: {}.",
             answer.date,
-            open.join(", ")
+            open()
         )),
         Some([]) => Err(format!(
             "No seats left on {} — pick another day ({} still have seats).",
             answer.date,
-            open.join(", ")
+            open()
         )),
         Some(_) => Ok(()),
     }
