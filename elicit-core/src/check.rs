@@ -10,6 +10,12 @@ pub(crate) fn check_fields(fields: &[Field]) -> Result<(), FormError> {
             "a form needs at least one field (an empty form hangs some clients); for a yes/no question use `Confirm`".into(),
         ));
     }
+    check_fields_of_schema(fields)
+}
+
+/// The rules of [`check_fields`] a client applies to a server's schema: the same, except
+/// that an empty form (a plain "OK?") is shown rather than refused.
+pub(crate) fn check_fields_of_schema(fields: &[Field]) -> Result<(), FormError> {
     if let Some(name) = repeated(fields, |f| &f.name) {
         return Err(FormError::new(format!("two fields are named `{name}`")));
     }

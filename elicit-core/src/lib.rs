@@ -58,6 +58,7 @@
 
 mod answer;
 mod check;
+pub mod client;
 mod confirm;
 mod form;
 mod outcome;

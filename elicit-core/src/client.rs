@@ -1,0 +1,624 @@
+//! The client side: read a server's untrusted `requestedSchema` into a [`Form`], let
+//! something that asks a human fill it, validate the answers with the very validator the
+//! server side uses, and build the `ElicitResult`.
+//!
+//! ```
+//! use elicit_core::client::{Reply, read_schema, elicit_result};
+//! use serde_json::json;
+//!
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": {
+//!         "size": {"type": "string", "title": "Size",
+//!                  "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}],
+//!                  "default": "s"},
+//!         "buckets": {"type": "integer", "minimum": 1, "maximum": 4}
+//!     },
+//!     "required": ["buckets"]
+//! });
+//! let form = read_schema(&schema)?;
+//! let size = form.field("size").unwrap();
+//! assert_eq!(size.kind.options().unwrap()[1].label(), "Large");
+//!
+//! // The user typed only the buckets; the default fills the size.
+//! let reply = Reply::accept(&form, json!({"buckets": 2}))?;
+//! assert_eq!(
+//!     elicit_result(&reply),
+//!     json!({"action": "accept", "content": {"buckets": 2, "size": "s"}})
+//! );
+//! // Out of bounds: a message fit to show the user, field by field.
+//! assert!(Reply::accept(&form, json!({"buckets": 9})).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A schema outside the MCP subset — a nested object, `pattern`, an unknown format, an
+//! array that is not one of the two multi-select shapes, `enumNames` of the wrong length,
+//! a default that is not an option — is refused with a [`SchemaRefused`] naming the
+//! place, never rendered half-way. Return it to the server as `-32602`
+//! ([`SchemaRefused::CODE`]).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::answer::{ContentError, Strictness};
+use crate::form::{Choice, Field, FieldKind, Form, Format};
+use crate::{Action, Revision};
+
+/// Why a `requestedSchema` cannot be shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaRefused {
+    /// Where: `requestedSchema`, or `properties.<name>` and the keyword.
+    pub path: String,
+    /// What is wrong, in words.
+    pub reason: String,
+}
+
+impl SchemaRefused {
+    /// The JSON-RPC error code a client returns for it: invalid params.
+    pub const CODE: i32 = -32602;
+
+    fn at(path: impl Into<String>, reason: impl Into<String>) -> SchemaRefused {
+        SchemaRefused {
+            path: path.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for SchemaRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the form cannot be shown: {}: {} (MCP forms are a flat object of text, numbers, booleans and choices)",
+            self.path, self.reason
+        )
+    }
+}
+
+impl std::error::Error for SchemaRefused {}
+
+/// Longest property name or option a schema may use; longer ones are refused rather
+/// than rendered.
+const MAX_NAME: usize = 256;
+/// Most properties, and most options of one choice, a schema may have.
+const MAX_ITEMS: usize = 1000;
+
+/// Reads a `requestedSchema` of any revision (2025-06-18 `enum` + `enumNames`, 2025-11-25
+/// and later `oneOf` / `items.anyOf` and defaults) into a [`Form`].
+///
+/// Titles of options follow the schema's own precedence: a `oneOf` / `anyOf` title, else
+/// the `enumNames` entry, else the raw value. Fields come in the order of the
+/// `properties` object as parsed: the server's order when serde_json's `preserve_order`
+/// feature is on in your build, else sorted by name (serde_json's default map).
+pub fn read_schema(schema: &Value) -> Result<Form, SchemaRefused> {
+    let root = "requestedSchema";
+    let Value::Object(schema) = schema else {
+        return Err(SchemaRefused::at(root, "not an object"));
+    };
+    for key in schema.keys() {
+        if !matches!(
+            key.as_str(),
+            "type" | "properties" | "required" | "$schema" | "title" | "description"
+        ) {
+            return Err(SchemaRefused::at(
+                root,
+                format!("`{key}` is not part of an MCP form"),
+            ));
+        }
+    }
+    if schema.get("type") != Some(&Value::from("object")) {
+        return Err(SchemaRefused::at(
+            format!("{root}.type"),
+            "must be \"object\"",
+        ));
+    }
+    let properties = match schema.get("properties") {
+        Some(Value::Object(p)) => p,
+        None => &Map::new(),
+        Some(_) => {
+            return Err(SchemaRefused::at(
+                format!("{root}.properties"),
+                "not an object",
+            ));
+        }
+    };
+    if properties.len() > MAX_ITEMS {
+        return Err(SchemaRefused::at(
+            format!("{root}.properties"),
+            format!("more than {MAX_ITEMS} fields"),
+        ));
+    }
+    let required: Vec<&str> = match schema.get("required") {
+        None => Vec::new(),
+        Some(Value::Array(names)) => names
+            .iter()
+            .map(|n| {
+                n.as_str().ok_or_else(|| {
+                    SchemaRefused::at(format!("{root}.required"), "names must be text")
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => {
+            return Err(SchemaRefused::at(
+                format!("{root}.required"),
+                "not a list of names",
+            ));
+        }
+    };
+    for name in &required {
+        if !properties.contains_key(*name) {
+            return Err(SchemaRefused::at(
+                format!("{root}.required"),
+                format!("`{name}` is not a property"),
+            ));
+        }
+    }
+    let mut fields = Vec::with_capacity(properties.len());
+    for (name, property) in properties {
+        let path = format!("properties.{name}");
+        if name.is_empty() || name.len() > MAX_NAME {
+            return Err(SchemaRefused::at(
+                path,
+                "a property name must be 1 to 256 bytes",
+            ));
+        }
+        let mut field = read_property(&path, property)?;
+        field.name = Cow::Owned(name.clone());
+        field.required = required.contains(&name.as_str());
+        fields.push(field);
+    }
+    crate::check::check_fields_of_schema(&fields)
+        .map_err(|e| SchemaRefused::at(root, e.to_string()))?;
+    let min_revision = fields
+        .iter()
+        .fold(Revision::V2025_06_18, |r, f| r.max(f.kind.min_revision()));
+    Ok(Form {
+        fields: Cow::Owned(fields),
+        min_revision,
+        strip_unknown: false,
+    })
+}
+
+/// The keywords each type may carry.
+fn allowed(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "string" => &[
+            "type",
+            "title",
+            "description",
+            "minLength",
+            "maxLength",
+            "format",
+            "default",
+            "enum",
+            "enumNames",
+            "oneOf",
+        ],
+        "integer" | "number" => &[
+            "type",
+            "title",
+            "description",
+            "minimum",
+            "maximum",
+            "default",
+        ],
+        "boolean" => &["type", "title", "description", "default"],
+        "array" => &[
+            "type",
+            "title",
+            "description",
+            "minItems",
+            "maxItems",
+            "items",
+            "default",
+            "uniqueItems",
+        ],
+        _ => &[],
+    }
+}
+
+fn text<'a>(
+    path: &str,
+    p: &'a Map<String, Value>,
+    key: &str,
+) -> Result<Option<&'a str>, SchemaRefused> {
+    match p.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(SchemaRefused::at(format!("{path}.{key}"), "must be text")),
+    }
+}
+
+fn count(path: &str, p: &Map<String, Value>, key: &str) -> Result<Option<u64>, SchemaRefused> {
+    match p.get(key) {
+        None => Ok(None),
+        Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+            SchemaRefused::at(
+                format!("{path}.{key}"),
+                "must be a whole number of at least 0",
+            )
+        }),
+    }
+}
+
+fn number(path: &str, p: &Map<String, Value>, key: &str) -> Result<Option<f64>, SchemaRefused> {
+    match p.get(key) {
+        None => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_f64()
+            .filter(|f| f.is_finite())
+            .map(Some)
+            .ok_or_else(|| SchemaRefused::at(format!("{path}.{key}"), "must be a finite number")),
+        Some(_) => Err(SchemaRefused::at(
+            format!("{path}.{key}"),
+            "must be a number",
+        )),
+    }
+}
+
+fn whole(path: &str, p: &Map<String, Value>, key: &str) -> Result<Option<i128>, SchemaRefused> {
+    Ok(match number(path, p, key)? {
+        None => None,
+        Some(f) if f.fract() == 0.0 && f.abs() < 9.3e18 => Some(f as i128),
+        Some(_) => {
+            return Err(SchemaRefused::at(
+                format!("{path}.{key}"),
+                "must be a whole number",
+            ));
+        }
+    })
+}
+
+fn read_property(path: &str, property: &Value) -> Result<Field, SchemaRefused> {
+    let Value::Object(p) = property else {
+        return Err(SchemaRefused::at(path, "not an object"));
+    };
+    let kind = match p.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(_) => {
+            return Err(SchemaRefused::at(
+                format!("{path}.type"),
+                "must be one type name",
+            ));
+        }
+        None if p.contains_key("enum") || p.contains_key("oneOf") => "string",
+        None => return Err(SchemaRefused::at(path, "has no `type`")),
+    };
+    let keys = allowed(kind);
+    if keys.is_empty() {
+        let why = if kind == "object" {
+            "a nested object: MCP forms are one flat object".to_owned()
+        } else {
+            format!("type `{kind}` is not a form field")
+        };
+        return Err(SchemaRefused::at(format!("{path}.type"), why));
+    }
+    if let Some(key) = p.keys().find(|k| !keys.contains(&k.as_str())) {
+        return Err(SchemaRefused::at(
+            format!("{path}.{key}"),
+            format!("`{key}` is not allowed on a {kind} field"),
+        ));
+    }
+    let title = text(path, p, "title")?.map(|t| Cow::Owned(t.to_owned()));
+    let description = text(path, p, "description")?.map(|t| Cow::Owned(t.to_owned()));
+    let kind = match kind {
+        "string" if p.contains_key("enum") || p.contains_key("oneOf") => {
+            let options = read_options(path, p, "enum", "oneOf")?;
+            if p.contains_key("minLength")
+                || p.contains_key("maxLength")
+                || p.contains_key("format")
+            {
+                return Err(SchemaRefused::at(
+                    path,
+                    "a choice cannot also have lengths or a format",
+                ));
+            }
+            let default = option_default(path, p, &options)?;
+            FieldKind::Select {
+                legacy_enum_names: p.contains_key("enumNames"),
+                options: Cow::Owned(options),
+                default,
+            }
+        }
+        "string" => {
+            let format = match text(path, p, "format")? {
+                None => None,
+                Some(f) => Some(Format::from_keyword(f).ok_or_else(|| {
+                    SchemaRefused::at(
+                        format!("{path}.format"),
+                        format!("unknown format `{f}` (MCP allows email, uri, date, date-time)"),
+                    )
+                })?),
+            };
+            FieldKind::String {
+                format,
+                min_length: count(path, p, "minLength")?,
+                max_length: count(path, p, "maxLength")?,
+                default: text(path, p, "default")?.map(|d| Cow::Owned(d.to_owned())),
+            }
+        }
+        "integer" => FieldKind::Integer {
+            minimum: whole(path, p, "minimum")?,
+            maximum: whole(path, p, "maximum")?,
+            range: (i128::from(i64::MIN), i128::from(u64::MAX)),
+            default: whole(path, p, "default")?,
+        },
+        "number" => FieldKind::Number {
+            minimum: number(path, p, "minimum")?,
+            maximum: number(path, p, "maximum")?,
+            single_precision: false,
+            default: number(path, p, "default")?,
+        },
+        "boolean" => FieldKind::Boolean {
+            default: match p.get("default") {
+                None => None,
+                Some(Value::Bool(b)) => Some(*b),
+                Some(_) => {
+                    return Err(SchemaRefused::at(
+                        format!("{path}.default"),
+                        "must be true or false",
+                    ));
+                }
+            },
+        },
+        _ => {
+            // "array": only the two multi-select shapes.
+            let Some(Value::Object(items)) = p.get("items") else {
+                return Err(SchemaRefused::at(
+                    format!("{path}.items"),
+                    "a list must be a multi-select: `items` with `enum` or `anyOf`",
+                ));
+            };
+            if let Some(u) = p.get("uniqueItems")
+                && u != &Value::Bool(true)
+            {
+                return Err(SchemaRefused::at(
+                    format!("{path}.uniqueItems"),
+                    "a multi-select never repeats an option",
+                ));
+            }
+            let item_path = format!("{path}.items");
+            if let Some(key) = items
+                .keys()
+                .find(|k| !matches!(k.as_str(), "type" | "enum" | "anyOf"))
+            {
+                return Err(SchemaRefused::at(
+                    format!("{item_path}.{key}"),
+                    "a multi-select's items are only `enum` or `anyOf`",
+                ));
+            }
+            match items.get("type") {
+                None | Some(Value::String(_))
+                    if items.get("type").is_none_or(|t| t == "string") => {}
+                _ => {
+                    return Err(SchemaRefused::at(
+                        format!("{item_path}.type"),
+                        "the options of a multi-select are text",
+                    ));
+                }
+            }
+            let options = read_options(&item_path, items, "enum", "anyOf")?;
+            let default = match p.get("default") {
+                None => None,
+                Some(Value::Array(values)) => {
+                    let mut out = Vec::with_capacity(values.len());
+                    for v in values {
+                        let Some(v) = v.as_str().filter(|v| options.iter().any(|c| c.value == *v))
+                        else {
+                            return Err(SchemaRefused::at(
+                                format!("{path}.default"),
+                                format!("{v} is not one of the options"),
+                            ));
+                        };
+                        out.push(Cow::Owned(v.to_owned()));
+                    }
+                    Some(Cow::Owned(out))
+                }
+                Some(_) => {
+                    return Err(SchemaRefused::at(
+                        format!("{path}.default"),
+                        "must be a list of options",
+                    ));
+                }
+            };
+            FieldKind::MultiSelect {
+                options: Cow::Owned(options),
+                min_items: count(path, p, "minItems")?,
+                max_items: count(path, p, "maxItems")?,
+                default,
+            }
+        }
+    };
+    Ok(Field {
+        name: Cow::Borrowed(""),
+        title,
+        description,
+        required: false,
+        kind,
+    })
+}
+
+/// The options of a choice: `enum` (titles from `enumNames`, else the values) or the
+/// titled `oneOf` / `anyOf` of `{const, title}`; never both.
+fn read_options(
+    path: &str,
+    p: &Map<String, Value>,
+    plain: &str,
+    titled: &str,
+) -> Result<Vec<Choice>, SchemaRefused> {
+    let options: Vec<Choice> = match (p.get(plain), p.get(titled)) {
+        (Some(_), Some(_)) => {
+            return Err(SchemaRefused::at(
+                path,
+                format!("`{plain}` and `{titled}` together"),
+            ));
+        }
+        (Some(Value::Array(values)), None) => {
+            let names = match p.get("enumNames") {
+                None => None,
+                Some(Value::Array(names)) if names.len() == values.len() => Some(names),
+                Some(Value::Array(names)) => {
+                    return Err(SchemaRefused::at(
+                        format!("{path}.enumNames"),
+                        format!("{} names for {} options", names.len(), values.len()),
+                    ));
+                }
+                Some(_) => {
+                    return Err(SchemaRefused::at(
+                        format!("{path}.enumNames"),
+                        "must be a list of titles",
+                    ));
+                }
+            };
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let value = v.as_str().ok_or_else(|| {
+                        SchemaRefused::at(format!("{path}.{plain}"), "options must be text")
+                    })?;
+                    let title = match names.map(|n| &n[i]) {
+                        None => None,
+                        Some(Value::String(t)) => Some(t.clone()),
+                        Some(_) => {
+                            return Err(SchemaRefused::at(
+                                format!("{path}.enumNames"),
+                                "titles must be text",
+                            ));
+                        }
+                    };
+                    Ok(Choice::owned(value, title))
+                })
+                .collect::<Result<_, _>>()?
+        }
+        (None, Some(Value::Array(entries))) => {
+            if p.contains_key("enumNames") {
+                return Err(SchemaRefused::at(
+                    format!("{path}.enumNames"),
+                    format!("`enumNames` goes with `{plain}`, not `{titled}`"),
+                ));
+            }
+            entries
+                .iter()
+                .map(|e| {
+                    let Value::Object(e) = e else {
+                        return Err(SchemaRefused::at(
+                            format!("{path}.{titled}"),
+                            "each option is {\"const\", \"title\"}",
+                        ));
+                    };
+                    if let Some(key) = e.keys().find(|k| !matches!(k.as_str(), "const" | "title")) {
+                        return Err(SchemaRefused::at(
+                            format!("{path}.{titled}.{key}"),
+                            "each option is {\"const\", \"title\"}",
+                        ));
+                    }
+                    let value = e.get("const").and_then(Value::as_str).ok_or_else(|| {
+                        SchemaRefused::at(
+                            format!("{path}.{titled}"),
+                            "an option needs a text `const`",
+                        )
+                    })?;
+                    let title = match e.get("title") {
+                        None => None,
+                        Some(Value::String(t)) => Some(t.clone()),
+                        Some(_) => {
+                            return Err(SchemaRefused::at(
+                                format!("{path}.{titled}"),
+                                "titles must be text",
+                            ));
+                        }
+                    };
+                    Ok(Choice::owned(value, title))
+                })
+                .collect::<Result<_, _>>()?
+        }
+        (Some(_), None) | (None, Some(_)) => {
+            return Err(SchemaRefused::at(path, "the options must be a list"));
+        }
+        (None, None) => {
+            return Err(SchemaRefused::at(
+                path,
+                format!("a choice needs `{plain}` or `{titled}`"),
+            ));
+        }
+    };
+    if options.len() > MAX_ITEMS {
+        return Err(SchemaRefused::at(
+            path,
+            format!("more than {MAX_ITEMS} options"),
+        ));
+    }
+    Ok(options)
+}
+
+fn option_default(
+    path: &str,
+    p: &Map<String, Value>,
+    options: &[Choice],
+) -> Result<Option<Cow<'static, str>>, SchemaRefused> {
+    match text(path, p, "default")? {
+        None => Ok(None),
+        Some(d) if options.iter().any(|c| c.value == d) => Ok(Some(Cow::Owned(d.to_owned()))),
+        Some(d) => Err(SchemaRefused::at(
+            format!("{path}.default"),
+            format!("{d:?} is not one of the options"),
+        )),
+    }
+}
+
+/// How the user ended the form.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// Submitted, with the validated answers (defaults filled in).
+    Accept(Map<String, Value>),
+    /// Said no.
+    Decline,
+    /// Dismissed the form (closed it, pressed Esc).
+    Cancel,
+}
+
+impl Reply {
+    /// Validates the user's answers against `form` with the server side's validator
+    /// (strict), filling defaults for fields left untouched.
+    pub fn accept(form: &Form, answers: Value) -> Result<Reply, ContentError> {
+        Reply::accept_with(form, answers, Strictness::Strict)
+    }
+
+    /// [`accept`](Self::accept) with a chosen [`Strictness`] (lenient reads `"42"` as a
+    /// number: handy for answers typed as text).
+    pub fn accept_with(
+        form: &Form,
+        answers: Value,
+        strictness: Strictness,
+    ) -> Result<Reply, ContentError> {
+        let valid = form.validate(Some(&answers), strictness)?.into_owned();
+        match valid {
+            Value::Object(map) => Ok(Reply::Accept(map)),
+            // `validate` only passes objects (or fills an empty one).
+            _ => Ok(Reply::Accept(Map::new())),
+        }
+    }
+
+    /// The action of this reply.
+    pub fn action(&self) -> Action {
+        match self {
+            Reply::Accept(_) => Action::Accept,
+            Reply::Decline => Action::Decline,
+            Reply::Cancel => Action::Cancel,
+        }
+    }
+}
+
+/// The `ElicitResult` to send back: `{"action": "accept", "content": {..}}`,
+/// `{"action": "decline"}` or `{"action": "cancel"}`.
+pub fn elicit_result(reply: &Reply) -> Value {
+    let mut out = Map::new();
+    out.insert("action".into(), Value::from(reply.action().as_str()));
+    if let Reply::Accept(content) = reply {
+        out.insert("content".into(), Value::Object(content.clone()));
+    }
+    Value::Object(out)
+}
