@@ -73,6 +73,9 @@ pub mod seal;
 #[cfg(feature = "rmcp")]
 pub mod mcp;
 
+#[cfg(feature = "rmcp-client")]
+pub mod mcp_client;
+
 #[doc(hidden)]
 pub mod __private;
 
