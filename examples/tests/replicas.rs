@@ -1,0 +1,477 @@
+//! Stateless replicas: one `ticket-booking` wizard whose MRTR rounds (MCP 2026-07-28)
+//! go to two separate server processes in turn, as a load balancer without sticky
+//! sessions would send them. Both processes share one sealing key (replica A through
+//! `ELICIT_KEYS`, replica B through `--key-file`), so either opens the `requestState`
+//! the other sealed. A third process with another key refuses that state, and a state
+//! replayed against another tool or other arguments is refused too.
+//!
+//! Every request is a plain HTTP POST to `127.0.0.1`, with a timeout; the child
+//! processes are killed when the test ends, pass or fail.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use elicit_core::seal::{Key, Keyring};
+use serde_json::{Value, json};
+
+/// How long a process may take to start listening.
+const START_LIMIT: Duration = Duration::from_secs(20);
+/// How long one HTTP request may take, connection to last byte.
+const REQUEST_LIMIT: Duration = Duration::from_secs(10);
+
+const PROTOCOL: &str = "2026-07-28";
+
+/// How a replica gets its keys.
+enum Keys<'a> {
+    Env(&'a str),
+    File(&'a Path),
+    /// Neither: the server makes a random key of its own.
+    Random,
+}
+
+/// A running `ticket-booking --http`, killed on drop.
+struct Replica {
+    name: &'static str,
+    child: Child,
+    url: String,
+}
+
+impl Replica {
+    fn start(name: &'static str, keys: Keys<'_>) -> Replica {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ticket-booking"));
+        command
+            .args(["--http", "127.0.0.1:0"])
+            .env_remove("ELICIT_KEYS")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        match keys {
+            Keys::Env(text) => {
+                command.env("ELICIT_KEYS", text);
+            }
+            Keys::File(path) => {
+                command.arg("--key-file").arg(path);
+            }
+            Keys::Random => {}
+        }
+        let mut child = command.spawn().expect("ticket-booking starts");
+        let stderr = child.stderr.take().expect("piped stderr");
+        // Build the guard before waiting, so a timeout below still kills the child.
+        let mut replica = Replica {
+            name,
+            child,
+            url: String::new(),
+        };
+        // A thread reads stderr for the whole life of the process (so it never blocks
+        // on a full pipe) and reports each line.
+        let (lines, received) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                // Once the server is up nobody listens: keep draining all the same.
+                let _ = lines.send(line);
+            }
+        });
+        let deadline = Instant::now() + START_LIMIT;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match received.recv_timeout(left) {
+                Ok(line) => {
+                    if let Some(url) = line.strip_prefix("listening on ") {
+                        replica.url = url.trim().to_owned();
+                        break;
+                    }
+                    seen.push(line);
+                }
+                Err(e) => panic!("replica {name} did not start ({e:?}); stderr: {seen:?}"),
+            }
+        }
+        assert!(
+            replica.url.starts_with("http://127.0.0.1:") && replica.url.ends_with("/mcp"),
+            "replica {name}: {}",
+            replica.url
+        );
+        replica
+    }
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A directory removed on drop (for the key file).
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let path =
+            std::env::temp_dir().join(format!("elicit-replicas-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&path).expect("a temporary directory");
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A stateless MCP client: every call is one independent POST, no session.
+struct Client {
+    agent: ureq::Agent,
+    next_id: u64,
+}
+
+impl Client {
+    fn new() -> Client {
+        let config = ureq::Agent::config_builder()
+            .timeout_global(Some(REQUEST_LIMIT))
+            // Never through a proxy from the environment: 127.0.0.1 only.
+            .proxy(None)
+            .max_redirects(0)
+            .http_status_as_error(false)
+            .build();
+        Client {
+            agent: config.into(),
+            next_id: 1,
+        }
+    }
+
+    /// `tools/call` of `tool` on `replica`, with the answers and state of a retry;
+    /// returns the JSON-RPC response (with `result` or `error`).
+    fn call(
+        &mut self,
+        replica: &Replica,
+        tool: &str,
+        arguments: Value,
+        retry: Option<(&Value, &str)>,
+    ) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut params = json!({
+            "name": tool,
+            "arguments": arguments,
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": PROTOCOL,
+                "io.modelcontextprotocol/clientInfo": {"name": "replica-test", "version": "1.0.0"},
+                "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+            },
+        });
+        if let Some((responses, state)) = retry {
+            params["inputResponses"] = responses.clone();
+            params["requestState"] = json!(state);
+        }
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let mut response = self
+            .agent
+            .post(&replica.url)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", PROTOCOL)
+            .header("Mcp-Method", "tools/call")
+            .header("Mcp-Name", tool)
+            .send(body.to_string())
+            .unwrap_or_else(|e| panic!("POST to replica {}: {e}", replica.name));
+        let status = response.status();
+        let event_stream = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/event-stream"));
+        let text = response
+            .body_mut()
+            .read_to_string()
+            .unwrap_or_else(|e| panic!("body from replica {}: {e}", replica.name));
+        assert!(
+            status.is_success(),
+            "replica {}: HTTP {status}: {text}",
+            replica.name
+        );
+        let message = if event_stream {
+            sse_response(&text, id)
+        } else {
+            serde_json::from_str(&text).ok()
+        };
+        message.unwrap_or_else(|| {
+            panic!(
+                "replica {}: no JSON-RPC response {id} in {text:?}",
+                replica.name
+            )
+        })
+    }
+}
+
+/// The JSON-RPC response with `id` among the events of an SSE body.
+fn sse_response(body: &str, id: u64) -> Option<Value> {
+    body.replace("\r\n", "\n").split("\n\n").find_map(|event| {
+        let data: Vec<&str> = event
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(|d| d.strip_prefix(' ').unwrap_or(d))
+            .collect();
+        let message: Value = serde_json::from_str(&data.join("\n")).ok()?;
+        (message["id"] == json!(id)
+            && (message.get("result").is_some() || message.get("error").is_some()))
+        .then_some(message)
+    })
+}
+
+/// The values a form offers for `field`: `enum`, or the `const`s of `oneOf`.
+fn options(schema: &Value, field: &str) -> Vec<String> {
+    let property = &schema["properties"][field];
+    let values = match (property["enum"].as_array(), property["oneOf"].as_array()) {
+        (Some(values), _) => values.clone(),
+        (None, Some(one_of)) => one_of.iter().map(|o| o["const"].clone()).collect(),
+        (None, None) => Vec::new(),
+    };
+    let options: Vec<String> = values
+        .iter()
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect();
+    assert!(!options.is_empty(), "{field} offers no options: {schema}");
+    options
+}
+
+/// The `YYYY-MM-DD` dates written in `text`.
+fn dates_in(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .windows(10)
+        .filter(|w| {
+            w.iter().enumerate().all(|(i, c)| match i {
+                4 | 7 => *c == '-',
+                _ => c.is_ascii_digit(),
+            })
+        })
+        .map(|w| w.iter().collect())
+        .collect()
+}
+
+/// What the user picked, to check the booking's text.
+#[derive(Default)]
+struct Picks {
+    date: String,
+    seat: String,
+    drink: String,
+    size: String,
+}
+
+/// The answer to one question, chosen from what the form offers.
+fn answer(message: &str, schema: &Value, picks: &mut Picks) -> Value {
+    let properties = schema["properties"].as_object().expect("a form");
+    let content = if properties.contains_key("date") {
+        // A date form lists no options. Try the demo's sold-out day first: the replica
+        // that takes the round asks again and names the days that still have seats.
+        let tried = picks.date.clone();
+        picks.date = if tried.is_empty() {
+            "2025-02-01".to_owned()
+        } else {
+            dates_in(message)
+                .into_iter()
+                .find(|d| *d != tried)
+                .unwrap_or_else(|| panic!("no other date offered in {message:?}"))
+        };
+        json!({"date": picks.date})
+    } else if properties.contains_key("seat") {
+        picks.seat = options(schema, "seat")[0].clone();
+        json!({"seat": picks.seat})
+    } else if properties.contains_key("popcorn") {
+        picks.drink = options(schema, "drink")[0].clone();
+        json!({"popcorn": true, "drink": picks.drink})
+    } else if properties.contains_key("size") {
+        picks.size = options(schema, "size").last().cloned().unwrap_or_default();
+        json!({"size": picks.size})
+    } else {
+        panic!("an unexpected question: {message:?} {schema}");
+    };
+    json!({"action": "accept", "content": content})
+}
+
+/// One question of an `input_required` result: its key, message and schema, and the
+/// sealed state to send back.
+struct Question {
+    key: String,
+    message: String,
+    schema: Value,
+    state: String,
+}
+
+fn question(response: &Value) -> Option<Question> {
+    let result = &response["result"];
+    if result["resultType"] != "input_required" {
+        return None;
+    }
+    let requests = result["inputRequests"].as_object().expect("inputRequests");
+    assert_eq!(requests.len(), 1, "one question a round: {result}");
+    let (key, request) = requests.iter().next()?;
+    assert_eq!(request["method"], "elicitation/create", "{request}");
+    Some(Question {
+        key: key.clone(),
+        message: request["params"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
+        schema: request["params"]["requestedSchema"].clone(),
+        state: result["requestState"]
+            .as_str()
+            .expect("a requestState")
+            .to_owned(),
+    })
+}
+
+/// The message of a JSON-RPC error response.
+fn error_message(response: &Value) -> String {
+    assert!(
+        response.get("result").is_none(),
+        "expected an error, got {response}"
+    );
+    assert_eq!(
+        response["error"]["code"], -32602,
+        "invalid params: {response}"
+    );
+    response["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn wizard_rounds_alternate_between_replicas_sharing_a_key() {
+    let started = Instant::now();
+    // The shared keyring in its text form, `id:base64key` (current first).
+    let shared = Keyring::new("replicas1", Key::generate())
+        .expect("a valid id")
+        .to_text();
+    let dir = TempDir::new();
+    let key_file = dir.0.join("elicit-keys");
+    std::fs::write(
+        &key_file,
+        format!("# elicit sealing keys (current first)\n{shared}\n"),
+    )
+    .expect("the key file");
+
+    let a = Replica::start("A", Keys::Env(&shared));
+    let b = Replica::start("B", Keys::File(&key_file));
+    // C forgot the shared key: it seals and opens with a random key of its own.
+    let c = Replica::start("C", Keys::Random);
+    let replicas = [&a, &b];
+    let mut client = Client::new();
+
+    // ---- the wizard, each round on the other replica
+    let mut picks = Picks::default();
+    let mut served_by = Vec::new();
+    let mut states: Vec<(Question, Value)> = Vec::new();
+    let mut response = client.call(&a, "book_tickets", json!({}), None);
+    served_by.push(a.name);
+    let booked = loop {
+        let Some(asked) = question(&response) else {
+            break response;
+        };
+        assert!(served_by.len() < 12, "the wizard does not end: {response}");
+        assert!(
+            !asked.state.contains("2025"),
+            "the state is sealed, not plain: {}",
+            asked.state
+        );
+        let reply = answer(&asked.message, &asked.schema, &mut picks);
+        let responses = json!({ asked.key.clone(): reply });
+        let next = replicas[served_by.len() % 2];
+        response = client.call(
+            next,
+            "book_tickets",
+            json!({}),
+            Some((&responses, &asked.state)),
+        );
+        served_by.push(next.name);
+        states.push((asked, responses));
+    };
+    let text = booked["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a text result: {booked}"));
+    assert_eq!(
+        text,
+        format!(
+            "Booked seat {} on {} with {} popcorn and {}.",
+            picks.seat,
+            picks.date,
+            picks.size.to_lowercase(),
+            picks.drink
+        ),
+        "rounds: {served_by:?}"
+    );
+    assert!(served_by.len() >= 3, "rounds: {served_by:?}");
+    for (i, name) in served_by.iter().enumerate() {
+        assert_eq!(*name, ["A", "B"][i % 2], "rounds: {served_by:?}");
+    }
+    // date (sold out), date, seat, snacks, size: five answers, six rounds.
+    assert_eq!(served_by.len(), 6, "rounds: {served_by:?}");
+
+    // A state A sealed in the middle of the wizard (after the date, asking the seat).
+    let seat_round = states
+        .iter()
+        .position(|(q, _)| q.schema["properties"].get("seat").is_some())
+        .expect("a seat round");
+    assert_eq!(served_by[seat_round], "A", "rounds: {served_by:?}");
+    let (asked, responses) = &states[seat_round];
+    let retry = Some((responses, asked.state.as_str()));
+
+    // ---- a replica with another key refuses it, and says why
+    let refused = error_message(&client.call(&c, "book_tickets", json!({}), retry));
+    assert!(
+        refused.contains("requestState of this retry was refused")
+            && refused.contains("\"replicas1\"")
+            && refused.contains("foreign or retired key")
+            && refused.contains("call the tool again without it"),
+        "{refused}"
+    );
+
+    // ---- replayed against another tool, on a replica that has the key
+    let refused = error_message(&client.call(&b, "pay_tickets", json!({"order": "A-17"}), retry));
+    assert!(
+        refused.contains("requestState of this retry was refused")
+            && refused.contains("another user, tool or arguments"),
+        "{refused}"
+    );
+
+    // ---- replayed with other arguments. These HTTP servers do not authenticate, so
+    // every caller is the same (empty) principal and "another principal" cannot be
+    // sent over the wire here; the principal is one more part of the same sealed
+    // binding as the tool and the arguments (`Elicitor::tool_for`, covered in
+    // elicit-core's seal tests), so the tool and argument replays stand for it.
+    let refused =
+        error_message(&client.call(&b, "book_tickets", json!({"for": "someone-else"}), retry));
+    assert!(
+        refused.contains("requestState of this retry was refused")
+            && refused.contains("another user, tool or arguments"),
+        "{refused}"
+    );
+
+    // ---- the genuine retry still opens on either replica (nothing was consumed). What
+    // it asks next depends on that process's own inventory: B has sold the seat.
+    for replica in replicas {
+        let again = client.call(replica, "book_tickets", json!({}), retry);
+        assert!(
+            question(&again).is_some(),
+            "replica {}: {again}",
+            replica.name
+        );
+    }
+
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "took {:?}",
+        started.elapsed()
+    );
+}
