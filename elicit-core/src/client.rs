@@ -181,6 +181,25 @@ pub fn read_schema(schema: &Value) -> Result<Form, SchemaRefused> {
     })
 }
 
+/// [`read_schema`], then the fields put in `order` (the wire order of the properties,
+/// when the JSON was parsed by something that keeps it, such as rmcp's
+/// `ElicitationSchema::property_order`). Names not in `order` keep their place after
+/// the ordered ones.
+pub fn read_schema_in_order<S: AsRef<str>>(
+    schema: &Value,
+    order: &[S],
+) -> Result<Form, SchemaRefused> {
+    let mut form = read_schema(schema)?;
+    let position = |name: &str| {
+        order
+            .iter()
+            .position(|o| o.as_ref() == name)
+            .unwrap_or(usize::MAX)
+    };
+    form.fields.to_mut().sort_by_key(|f| position(&f.name));
+    Ok(form)
+}
+
 /// The keywords each type may carry.
 fn allowed(kind: &str) -> &'static [&'static str] {
     match kind {

@@ -3,7 +3,7 @@
 //! a GUI, a [`Script`](crate::client::Script).
 //!
 //! It declares the elicitation capability (form mode; URL mode when asked for), reads the
-//! server's schema with [`read_schema`] (a schema outside the MCP subset is refused with
+//! server's schema with [`read_schema`](crate::client::read_schema) (a schema outside the MCP subset is refused with
 //! `-32602`, never half-shown), shows the asking server's name with the message, and
 //! answers with the user's validated reply, defaults filled in. The same handler serves
 //! push-mode requests (2025-06-18, 2025-11-25) and the `input_required` rounds of
@@ -35,7 +35,7 @@ use ::rmcp::model::{
 use ::rmcp::service::{RequestContext, RoleClient};
 
 use crate::Action;
-use crate::client::{Asker, Question, Reply, elicit_result, read_schema};
+use crate::client::{Asker, Question, Reply, elicit_result, read_schema_in_order};
 
 /// An rmcp client handler answering elicitations through an [`Asker`].
 pub struct FormClient<A> {
@@ -134,7 +134,8 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
             } => {
                 let schema = serde_json::to_value(&requested_schema)
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                let form = read_schema(&schema)
+                let order = requested_schema.property_order.as_deref().unwrap_or(&[]);
+                let form = read_schema_in_order(&schema, order)
                     .map_err(|e| McpError::invalid_params(e.to_string(), None))?;
                 let reply = self
                     .asker

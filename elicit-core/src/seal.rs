@@ -368,10 +368,13 @@ impl FromStr for Keyring {
 
     fn from_str(s: &str) -> Result<Keyring, KeyError> {
         let mut ring: Option<Keyring> = None;
+        // Comment lines go first, whole: a comment may contain commas.
         for pair in s
-            .split([',', '\n'])
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .flat_map(|line| line.split(','))
             .map(str::trim)
-            .filter(|p| !p.is_empty() && !p.starts_with('#'))
+            .filter(|p| !p.is_empty())
         {
             let (id, key) = pair.split_once(':').ok_or(KeyError::BadKey)?;
             let key: Key = key.parse()?;
@@ -1095,7 +1098,7 @@ mod tests {
         assert_eq!(back.current_id(), "k2");
         assert_eq!(back.keys[1].1, ring.keys[1].1);
         let file = format!(
-            "# keys\n{}\n\n  k0 : {}  \n",
+            "# sealing keys, current first\n{}\n\n  k0 : {}  \n  # old: k9, retired\n",
             ring.to_text(),
             Key::generate().to_base64()
         );

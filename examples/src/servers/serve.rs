@@ -24,8 +24,8 @@ pub enum Listen {
     Http(SocketAddr),
 }
 
-/// The sealer of a server: the keys of `ELICIT_KEYS` when set, or of the key file
-/// given with `--key-file`, else a fresh random key (fine for one process; replicas
+/// The sealer of a server: the keys of the file given with `--key-file`, else of
+/// `ELICIT_KEYS` when set, else a fresh random key (fine for one process; replicas
 /// need a shared key).
 pub fn sealer(key_file: Option<&std::path::Path>) -> Result<Sealer, String> {
     let keyring = if let Some(path) = key_file {
