@@ -14,7 +14,11 @@
 //! use elicit_core::mcp_client::FormClient;
 //! use rmcp::ServiceExt;
 //!
-//! # async fn run(transport: tokio::io::DuplexStream) -> Result<(), Box<dyn std::error::Error>> {
+//! # async fn run<T, E, A>(transport: T) -> Result<(), Box<dyn std::error::Error>>
+//! # where
+//! #     T: rmcp::transport::IntoTransport<rmcp::RoleClient, E, A>,
+//! #     E: std::error::Error + Send + Sync + 'static,
+//! # {
 //! let script = Script::from_file("answers.json".as_ref())?;
 //! let client = FormClient::new(script).serve(transport).await?;
 //! let tools = client.list_all_tools().await?;

@@ -2,4 +2,5 @@
 
 pub mod forms;
 pub mod servers;
+pub mod terminal;
 pub mod ticket;
