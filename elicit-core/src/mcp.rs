@@ -363,7 +363,10 @@ impl fmt::Display for AskError {
             AskError::Schema(e) => e.fmt(f),
             AskError::Answer(e) => write!(f, "the answer was not usable: {e}"),
             AskError::Wizard(e) => e.fmt(f),
-            AskError::Timeout(t) => write!(f, "nobody answered within {} s", t.as_secs()),
+            AskError::Timeout(t) if t.as_secs() >= 1 && t.subsec_millis() == 0 => {
+                write!(f, "nobody answered within {} s", t.as_secs())
+            }
+            AskError::Timeout(t) => write!(f, "nobody answered within {} ms", t.as_millis()),
             AskError::Cancelled => {
                 f.write_str("the request was cancelled while waiting for an answer")
             }

@@ -1092,3 +1092,52 @@ async fn batch_with_a_request_the_client_cannot_take_is_an_error() {
         "{error}"
     );
 }
+
+/// A client that takes every elicitation and never answers.
+#[derive(Clone)]
+struct Silent;
+
+impl ClientHandler for Silent {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities: ClientCapabilities =
+            serde_json::from_value(json!({"elicitation": {"form": {}}})).unwrap();
+        ClientConfig::new(capabilities, Implementation::new("silent", "0.0.0"))
+            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_elicitation(
+        &self,
+        _: ElicitRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        std::future::pending().await
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_never_answers_gets_a_timeout_error() {
+    let elicitor = elicitor().with_timeout(Some(Duration::from_millis(200)));
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let inventory = Arc::new(Mutex::new(Inventory::demo()));
+    let server = TripServer::new(elicitor, inventory.clone());
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let running = Silent.serve(client_io).await.unwrap();
+    let started = std::time::Instant::now();
+    let error = tokio::time::timeout(
+        LIMIT,
+        running.call_tool(call("book-trip", json!({"date": "2025-02-01"}))),
+    )
+    .await
+    .expect("bounded")
+    .expect_err("no answer, no booking");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(
+        error.to_string().contains("nobody answered within 200 ms"),
+        "{error}"
+    );
+    assert!(inventory.lock().unwrap().booked().is_empty());
+}
