@@ -475,3 +475,43 @@ fn wizard_rounds_alternate_between_replicas_sharing_a_key() {
         started.elapsed()
     );
 }
+
+/// 100 tool calls that elicit, at once, against one replica over Streamable HTTP: each
+/// gets its own question and its own sealed state, and each state carries its own
+/// booking to the next round.
+#[test]
+fn a_hundred_concurrent_calls_each_get_their_own_round() {
+    let replica = std::sync::Arc::new(Replica::start("A", Keys::Random));
+    let calls: Vec<_> = (0..100)
+        .map(|i| {
+            let replica = replica.clone();
+            std::thread::spawn(move || {
+                let mut client = Client::new();
+                client.next_id = 1000 * (i + 1);
+                let first = client.call(&replica, "book_tickets", json!({}), None);
+                let q = question(&first).unwrap_or_else(|| panic!("call {i}: {first}"));
+                assert!(q.message.contains("Which day"), "call {i}: {}", q.message);
+                // The next round of this very call, on its own state.
+                let responses = json!({ q.key.clone(): {"action": "accept", "content": {"date": "2025-02-03"}} });
+                let second = client.call(
+                    &replica,
+                    "book_tickets",
+                    json!({}),
+                    Some((&responses, &q.state)),
+                );
+                let q2 = question(&second).unwrap_or_else(|| panic!("call {i}: {second}"));
+                assert!(
+                    q2.message.contains("Pick a seat for 2025-02-03"),
+                    "call {i}: {}",
+                    q2.message
+                );
+                q.state
+            })
+        })
+        .collect();
+    let states: std::collections::HashSet<String> = calls
+        .into_iter()
+        .map(|c| c.join().expect("no call failed"))
+        .collect();
+    assert_eq!(states.len(), 100, "every call sealed a state of its own");
+}
