@@ -42,9 +42,9 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::Action;
 use crate::answer::{ContentError, Strictness};
 use crate::form::{Choice, Field, FieldKind, Form, Format};
-use crate::{Action, Revision};
 
 /// Why a `requestedSchema` cannot be shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -171,14 +171,7 @@ pub fn read_schema(schema: &Value) -> Result<Form, SchemaRefused> {
     }
     crate::check::check_fields_of_schema(&fields)
         .map_err(|e| SchemaRefused::at(root, e.to_string()))?;
-    let min_revision = fields
-        .iter()
-        .fold(Revision::V2025_06_18, |r, f| r.max(f.kind.min_revision()));
-    Ok(Form {
-        fields: Cow::Owned(fields),
-        min_revision,
-        strip_unknown: false,
-    })
+    Ok(Form::from_checked(fields))
 }
 
 /// [`read_schema`], then the fields put in `order` (the wire order of the properties,

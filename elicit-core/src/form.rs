@@ -167,6 +167,12 @@ impl FieldKind {
         }
     }
 
+    /// The default as the JSON value an answer would carry (what validation fills in
+    /// for a field left out), if the field has one.
+    pub fn default_value(&self) -> Option<serde_json::Value> {
+        crate::answer::default_value(self)
+    }
+
     /// The options of a select or multi-select.
     pub fn options(&self) -> Option<&[Choice]> {
         match self {
@@ -276,14 +282,19 @@ impl Form {
     /// fit, options that are unique and non-empty.
     pub fn new(fields: Vec<Field>) -> Result<Form, FormError> {
         crate::check::check_fields(&fields)?;
+        Ok(Form::from_checked(fields))
+    }
+
+    /// A form over fields that passed the checks.
+    pub(crate) fn from_checked(fields: Vec<Field>) -> Form {
         let min_revision = fields
             .iter()
             .fold(Revision::V2025_06_18, |r, f| r.max(f.kind.min_revision()));
-        Ok(Form {
+        Form {
             fields: Cow::Owned(fields),
             min_revision,
             strip_unknown: false,
-        })
+        }
     }
 
     /// The fields in declaration order.

@@ -368,24 +368,10 @@ fn shown(field: &Field, value: Option<&Value>) -> String {
 
 /// The value already given or pre-filled for `field`.
 fn current(field: &Field, answers: &Map<String, Value>) -> Option<Value> {
-    if let Some(v) = answers.get(&*field.name) {
-        return Some(v.clone());
-    }
-    Some(match &field.kind {
-        FieldKind::String { default, .. } | FieldKind::Select { default, .. } => {
-            Value::from(default.as_deref()?)
-        }
-        FieldKind::Integer { default, .. } => Value::from(i64::try_from((*default)?).ok()?),
-        FieldKind::Number { default, .. } => Value::from((*default)?),
-        FieldKind::Boolean { default } => Value::from((*default)?),
-        FieldKind::MultiSelect { default, .. } => Value::Array(
-            default
-                .as_deref()?
-                .iter()
-                .map(|v| Value::from(v.as_ref()))
-                .collect(),
-        ),
-    })
+    answers
+        .get(&*field.name)
+        .cloned()
+        .or_else(|| field.kind.default_value())
 }
 
 /// Asks one field; `Ok(None)` leaves it empty; `Err(())` is Esc.
