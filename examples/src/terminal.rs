@@ -547,18 +547,28 @@ impl Terminal {
     pub fn new() -> Terminal {
         Terminal {
             lock: Mutex::new(()),
-            widgets: std::io::stdin().is_terminal() && std::io::stdout().is_terminal(),
+            widgets: interactive(),
         }
     }
 
     /// Runs `f` with the prompter, one question at a time.
     pub fn with<T>(&self, f: impl FnOnce(&mut dyn Prompter) -> T) -> T {
         let _one_at_a_time = self.lock.lock();
-        if self.widgets {
-            f(&mut Widgets)
-        } else {
-            f(&mut Lines::new(std::io::stdin().lock()))
-        }
+        with_prompter(self.widgets, f)
+    }
+}
+
+/// Whether stdin and stdout are both terminals (widgets), or not (line prompts).
+pub fn interactive() -> bool {
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+/// Runs `f` with `inquire` widgets, or with line prompts on stdin.
+pub fn with_prompter<T>(widgets: bool, f: impl FnOnce(&mut dyn Prompter) -> T) -> T {
+    if widgets {
+        f(&mut Widgets)
+    } else {
+        f(&mut Lines::new(std::io::stdin().lock()))
     }
 }
 
@@ -570,53 +580,30 @@ impl Default for Terminal {
 
 impl Asker for Terminal {
     async fn ask(&self, question: Question<'_>) -> Reply {
-        // The prompts block: they run on a blocking thread of their own.
-        let server = question.server.map(str::to_owned);
-        let message = question.message.to_owned();
-        let form = question.form.clone();
-        let widgets = self.widgets;
-        let _one_at_a_time = self.lock.lock();
-        tokio::task::block_in_place(move || {
-            let q = Question {
-                server: server.as_deref(),
-                message: &message,
-                form: &form,
-            };
-            if widgets {
-                fill(&mut Widgets, q)
-            } else {
-                fill(&mut Lines::new(std::io::stdin().lock()), q)
-            }
-        })
+        // The prompts block: `block_in_place` keeps them off the runtime's other tasks.
+        tokio::task::block_in_place(|| self.with(|p| fill(p, question)))
     }
 
     async fn ask_url(&self, server: Option<&str>, message: &str, url: &str) -> Action {
-        let _one_at_a_time = self.lock.lock();
         let text = format!(
             "── {} asks you to open a page ──\n{message}\n{url}",
             server.unwrap_or("the server")
         );
-        let widgets = self.widgets;
-        tokio::task::block_in_place(move || {
-            let options = [
-                "Open it (I will go there)".to_owned(),
-                "Decline".to_owned(),
-                "Cancel".to_owned(),
-            ];
-            let pick = |p: &mut dyn Prompter| {
+        let options = [
+            "Open it (I will go there)".to_owned(),
+            "Decline".to_owned(),
+            "Cancel".to_owned(),
+        ];
+        let choice = tokio::task::block_in_place(|| {
+            self.with(|p| {
                 p.say(&text);
                 p.choose("What do you want to do?", &options, 0)
-            };
-            let choice = if widgets {
-                pick(&mut Widgets)
-            } else {
-                pick(&mut Lines::new(std::io::stdin().lock()))
-            };
-            match choice {
-                Some(0) => Action::Accept,
-                Some(1) => Action::Decline,
-                _ => Action::Cancel,
-            }
-        })
+            })
+        });
+        match choice {
+            Some(0) => Action::Accept,
+            Some(1) => Action::Decline,
+            _ => Action::Cancel,
+        }
     }
 }

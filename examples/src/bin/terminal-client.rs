@@ -22,7 +22,7 @@ use elicit_core::mcp::Elicitor;
 use elicit_core::mcp_client::FormClient;
 use elicit_examples::servers::serve;
 use elicit_examples::servers::ticket::TicketServer;
-use elicit_examples::terminal::{Lines, Prompter, Terminal, Widgets};
+use elicit_examples::terminal::{self, Prompter, Terminal};
 use elicit_examples::ticket::Cinema;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion, Tool};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
@@ -192,12 +192,7 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A) -> Result<(), String> {
 }
 
 fn prompter<T>(f: impl FnOnce(&mut dyn Prompter) -> T) -> T {
-    use std::io::IsTerminal;
-    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
-        f(&mut Widgets)
-    } else {
-        f(&mut Lines::new(std::io::stdin().lock()))
-    }
+    terminal::with_prompter(terminal::interactive(), f)
 }
 
 /// The tool's arguments, asked property by property from its input schema; `None` on Esc.
