@@ -53,15 +53,17 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
-    CustomNotification, CustomRequest, ErrorCode, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, InputRequest, InputRequests, InputRequiredResult, ServerNotification,
-    ServerRequest,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
+    ClientCapabilities, CustomNotification, CustomRequest, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, InputRequest, InputRequests, InputRequiredResult,
+    ServerNotification, ServerRequest,
 };
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use serde::{Deserialize, Serialize};
@@ -235,8 +237,12 @@ impl Elicitor {
             }
             _ => None,
         };
+        // Only the id and the token: meta and extensions (HTTP headers) are not needed.
+        let mut call = RequestContext::new(ctx.id.clone(), ctx.peer.clone());
+        call.ct = ctx.ct.clone();
         Ok(Session {
             peer: ctx.peer.clone(),
+            call,
             revision,
             capabilities: ctx.client_capabilities(),
             timeout: self.timeout,
@@ -295,6 +301,10 @@ struct Mrtr {
 /// One tool or prompt call that may ask the user things. See the [module](self) docs.
 pub struct Session {
     peer: Peer<RoleServer>,
+    /// The call's id and cancellation token: the token fires when the client cancels
+    /// the call (`notifications/cancelled`), or rmcp gives up on it, and a question
+    /// waiting for its answer then stops at once.
+    call: RequestContext<RoleServer>,
     revision: Option<Revision>,
     capabilities: Option<ClientCapabilities>,
     timeout: Option<Duration>,
@@ -1279,7 +1289,14 @@ impl Session {
         Err(Halt::InputRequired(Box::new(out)))
     }
 
+    /// Sends one request to the client and waits for its answer, the timeout, or the
+    /// cancellation of this call, whichever comes first. A cancelled call withdraws its
+    /// question (`notifications/cancelled` to the client): its result will be unused,
+    /// so the form should not stay on the user's screen, and nothing more is asked.
     async fn push(&self, method: &str, params: Value) -> Result<Value, Halt> {
+        if self.call.ct.is_cancelled() {
+            return Err(Halt::Ask(AskError::Cancelled));
+        }
         let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
         let mut options = PeerRequestOptions::no_options();
         options.timeout = self.timeout;
@@ -1288,10 +1305,43 @@ impl Session {
             .send_request_with_option(request, options)
             .await
             .map_err(peer_error)?;
-        let response = handle.await_response().await.map_err(peer_error)?;
+        let id = handle.id.clone();
+        let answered = first_of(
+            std::pin::pin!(handle.await_response()),
+            std::pin::pin!(self.call.ct.cancelled()),
+        )
+        .await;
+        let Some(response) = answered else {
+            let withdraw = CancelledNotificationParam::new(
+                Some(id),
+                Some("the tool call was cancelled".to_owned()),
+            );
+            // Best effort: the connection may be gone already.
+            let _ = self.peer.notify_cancelled(withdraw).await;
+            return Err(Halt::Ask(AskError::Cancelled));
+        };
+        let response = response.map_err(peer_error)?;
         serde_json::to_value(response)
             .map_err(|e| Halt::Ask(AskError::Peer(format!("unreadable result: {e}"))))
     }
+}
+
+/// The output of `a`, or `None` when `b` completes first (a two-way select without
+/// an async runtime of our own).
+async fn first_of<A: Future, B: Future>(
+    mut a: Pin<&mut A>,
+    mut b: Pin<&mut B>,
+) -> Option<A::Output> {
+    std::future::poll_fn(|cx| {
+        if let std::task::Poll::Ready(output) = a.as_mut().poll(cx) {
+            return std::task::Poll::Ready(Some(output));
+        }
+        match b.as_mut().poll(cx) {
+            std::task::Poll::Ready(_) => std::task::Poll::Ready(None),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    })
+    .await
 }
 
 fn typed<T: Elicit>(answer: Answer) -> Result<Elicitation<T>, Halt> {

@@ -57,7 +57,7 @@ where
             let listener = tokio::net::TcpListener::bind(addr).await?;
             let router = http_router(make);
             eprintln!("listening on http://{}/mcp", listener.local_addr()?);
-            axum::serve(listener, router).await?;
+            serve_router(listener, router).await?;
         }
     }
     Ok(())
@@ -69,10 +69,31 @@ where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
+    http_router_with_sessions(make, Arc::new(LocalSessionManager::default()))
+}
+
+/// [`http_router`] with the caller's session manager, so a test can see the live
+/// sessions (`sessions.sessions`, one per initialized client until it sends `DELETE`
+/// or stays idle for `session_config.keep_alive`) or shorten that idle timeout before
+/// serving.
+pub fn http_router_with_sessions<S, F>(make: F, sessions: Arc<LocalSessionManager>) -> axum::Router
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
     let service = StreamableHttpService::new(
         move || Ok(make()),
-        Arc::new(LocalSessionManager::default()),
+        sessions,
         StreamableHttpServerConfig::default(),
     );
     axum::Router::new().nest_service("/mcp", service)
+}
+
+/// Serves `router` (e.g. [`http_router`]) on a listener the caller bound, such as a
+/// test's `127.0.0.1:0`, until the future is dropped or the listener fails.
+pub async fn serve_router(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+) -> std::io::Result<()> {
+    axum::serve(listener, router).await
 }
