@@ -339,6 +339,7 @@ fn int_value(v: i128) -> Value {
 }
 
 /// Checks one present value; returns a replacement when it was coerced.
+#[inline]
 pub(crate) fn check_value(
     field: &Field,
     value: &Value,
@@ -367,7 +368,12 @@ pub(crate) fn check_value(
             let Value::String(s) = value else {
                 return wrong(errors, "text");
             };
-            if min_length.is_some() || max_length.is_some() {
+            // A string has between a quarter of its bytes and all of them in characters:
+            // most lengths are settled without counting.
+            let bytes = s.len() as u64;
+            if min_length.is_some_and(|min| bytes.div_ceil(4) < min)
+                || max_length.is_some_and(|max| bytes > max)
+            {
                 let length = s.chars().count() as u64;
                 if let Some(min) = *min_length
                     && length < min
@@ -524,11 +530,13 @@ pub(crate) fn check_value(
                 // A huge list is refused without looking at every item.
                 return None;
             }
-            // Options are few; each item is looked up in them and in the items before it.
-            let mut seen: Vec<&str> = Vec::with_capacity(items.len().min(options.len()));
+            // Options are few; each item is looked up in them, and which were chosen is
+            // a bit per option (a list for the rare form with more than 64).
+            let mut chosen = 0u64;
+            let mut chosen_many: Vec<usize> = Vec::new();
             // Each repeated or unknown value is reported once, however often it is sent.
             let mut repeated: Vec<&str> = Vec::new();
-            let mut unknown: std::collections::HashSet<&str> = std::collections::HashSet::new();
+            let mut unknown: Option<std::collections::HashSet<&str>> = None;
             for item in items {
                 let Value::String(s) = item else {
                     push(
@@ -541,17 +549,25 @@ pub(crate) fn check_value(
                     );
                     return None;
                 };
-                if !options.iter().any(|c| c.value == s.as_str()) {
-                    if unknown.insert(s) {
+                let Some(option) = options.iter().position(|c| c.value == s.as_str()) else {
+                    if unknown.get_or_insert_with(Default::default).insert(s) {
                         push(errors, field, Problem::NotAnOption { value: echo(s) });
                     }
-                } else if seen.contains(&s.as_str()) {
-                    if !repeated.contains(&s.as_str()) {
-                        repeated.push(s);
-                        push(errors, field, Problem::Duplicate { value: echo(s) });
-                    }
+                    continue;
+                };
+                let again = if option < 64 {
+                    let again = chosen & (1 << option) != 0;
+                    chosen |= 1 << option;
+                    again
+                } else if chosen_many.contains(&option) {
+                    true
                 } else {
-                    seen.push(s);
+                    chosen_many.push(option);
+                    false
+                };
+                if again && !repeated.contains(&s.as_str()) {
+                    repeated.push(s);
+                    push(errors, field, Problem::Duplicate { value: echo(s) });
                 }
             }
             None
@@ -576,10 +592,12 @@ fn number_text(bound: f64, single_precision: bool) -> String {
 pub fn format_ok(format: Format, s: &str) -> bool {
     match format {
         Format::Email => email_ok(s),
-        Format::Uri => fluent_uri::Uri::parse(s).is_ok(),
+        Format::Uri => plain_uri(s.as_bytes()) || fluent_uri::Uri::parse(s).is_ok(),
         Format::Date => date_ok(s),
         Format::DateTime => {
-            time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).is_ok()
+            plain_date_time(s.as_bytes())
+                || time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
+                    .is_ok()
         }
     }
 }
@@ -608,7 +626,7 @@ fn plain_local_part(local: &[u8]) -> bool {
                 return false;
             }
             atom = 0;
-        } else if b.is_ascii_alphanumeric() || b"!#$%&'*+/=?^_`{|}~-".contains(&b) {
+        } else if class(b, ATEXT) {
             atom += 1;
         } else {
             return false;
@@ -628,7 +646,7 @@ fn plain_domain(domain: &[u8]) -> bool {
                 return false;
             }
             label = 0;
-        } else if b.is_ascii_alphanumeric() || (b == b'-' && label > 0) {
+        } else if class(b, ALNUM) || (b == b'-' && label > 0) {
             label += 1;
             if label > 63 {
                 return false;
@@ -639,6 +657,120 @@ fn plain_domain(domain: &[u8]) -> bool {
         last = b;
     }
     label > 0 && last != b'-' && domain.len() <= 253
+}
+
+/// The common URI shape, `scheme://host/path?query#fragment`, recognised in one pass
+/// and only where RFC 3986 (`fluent_uri`, which decides everything else) agrees: a
+/// scheme, a host of letters, digits, dots and hyphens (no user, port or IP literal),
+/// then path, query and fragment characters, with no percent-escapes.
+fn plain_uri(b: &[u8]) -> bool {
+    let Some(colon) = b.iter().position(|&c| c == b':') else {
+        return false;
+    };
+    let (scheme, rest) = (&b[..colon], &b[colon + 1..]);
+    let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
+        && scheme.iter().all(|&c| class(c, SCHEME));
+    let Some(rest) = rest.strip_prefix(b"//") else {
+        return false;
+    };
+    if !scheme_ok {
+        return false;
+    }
+    let host_end = rest
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let (host, tail) = rest.split_at(host_end);
+    if !host.iter().all(|&c| class(c, HOST)) {
+        return false;
+    }
+    // path-abempty, query and fragment: pchar, `/` and `?`, one `#` before the fragment.
+    let mut hashes = 0;
+    tail.iter().all(|&c| {
+        if c == b'#' {
+            hashes += 1;
+            return hashes == 1;
+        }
+        class(c, URI_TAIL)
+    })
+}
+
+/// Byte classes of the fast paths, one bit each in [`CLASSES`].
+const ALNUM: u8 = 1;
+/// `atext` of an e-mail local part.
+const ATEXT: u8 = 2;
+/// A URI scheme after its first letter.
+const SCHEME: u8 = 4;
+/// A host name of the URI fast path.
+const HOST: u8 = 8;
+/// pchar, `/` and `?`, without percent-escapes.
+const URI_TAIL: u8 = 16;
+
+const CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        let alnum = b.is_ascii_alphanumeric();
+        if alnum {
+            t[c] |= ALNUM | ATEXT | SCHEME | HOST | URI_TAIL;
+        }
+        c += 1;
+    }
+    t = mark(t, b"!#$%&'*+/=?^_`{|}~-", ATEXT);
+    t = mark(t, b"+-.", SCHEME);
+    t = mark(t, b".-", HOST);
+    mark(t, b"-._~!$&'()*+,;=:@/?", URI_TAIL)
+};
+
+const fn mark(mut table: [u8; 256], bytes: &[u8], bit: u8) -> [u8; 256] {
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] |= bit;
+        i += 1;
+    }
+    table
+}
+
+fn class(b: u8, bit: u8) -> bool {
+    CLASSES[b as usize] & bit != 0
+}
+
+/// The common RFC 3339 `date-time`, `2025-02-03T18:30:00Z` or with up to nine digits of
+/// a second and a `+01:00` offset, recognised in one pass; leap seconds, lower-case `t`
+/// and `z` and everything else go to `time`, which decides (a test holds the two together).
+fn plain_date_time(b: &[u8]) -> bool {
+    if b.len() < 20 || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
+        return false;
+    }
+    let two = |i: usize| {
+        let (x, y) = (b[i], b[i + 1]);
+        (x.is_ascii_digit() && y.is_ascii_digit()).then(|| (x - b'0') * 10 + (y - b'0'))
+    };
+    let in_range = |i: usize, max: u8| two(i).is_some_and(|n| n <= max);
+    if !(in_range(11, 23) && in_range(14, 59) && in_range(17, 59)) {
+        return false;
+    }
+    let mut rest = &b[19..];
+    if let Some(fraction) = rest.strip_prefix(b".") {
+        let digits = fraction.iter().take_while(|c| c.is_ascii_digit()).count();
+        if !(1..=9).contains(&digits) {
+            return false;
+        }
+        rest = &fraction[digits..];
+    }
+    let offset_ok = match rest {
+        [b'Z'] => true,
+        [b'+' | b'-', h1, h2, b':', m1, m2] => {
+            let hh = [*h1, *h2];
+            let mm = [*m1, *m2];
+            hh.iter().chain(&mm).all(u8::is_ascii_digit)
+                && (hh[0] - b'0') * 10 + (hh[1] - b'0') <= 23
+                && (mm[0] - b'0') * 10 + (mm[1] - b'0') <= 59
+        }
+        _ => false,
+    };
+    offset_ok && std::str::from_utf8(&b[..10]).is_ok_and(date_ok)
 }
 
 /// An RFC 3339 `full-date`: exactly `YYYY-MM-DD`, a day that exists (the calendar is
@@ -729,6 +861,138 @@ mod tests {
         }
         assert!(
             fast > 20,
+            "the corpus exercises the fast path ({fast} times)"
+        );
+    }
+
+    #[test]
+    fn uri_fast_path_only_accepts_what_fluent_uri_accepts() {
+        let pieces = [
+            "https",
+            "h",
+            "1",
+            "+",
+            "-",
+            ".",
+            ":",
+            "//",
+            "/",
+            "?",
+            "#",
+            "@",
+            "%",
+            "%41",
+            "[",
+            "]",
+            "example.com",
+            "a-b",
+            " ",
+            "é",
+            "~",
+            "_",
+            "!",
+            "'",
+            "(",
+            "=",
+            ";",
+            ",",
+            "*",
+            "&",
+            "$",
+            "\\",
+            "|",
+            "^",
+            "`",
+            "{",
+            "\"",
+            "<",
+            ":8080",
+            "[::1]",
+        ];
+        let mut fast = 0;
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut strings: Vec<String> = [
+            "https://example.com/ada",
+            "http://a.b-c.d/x/y?q=1&r=2#top",
+            "urn:isbn:0451450523",
+            "https://example.com:8080/",
+            "https://user@example.com/",
+            "https://[::1]/",
+            "https://ex ample.com/",
+            "https://example.com/a b",
+            "https://example.com/#a#b",
+            "1http://x/",
+            "//example.com/",
+            "mailto:ada@example.com",
+            "https://",
+            "https:///path",
+            "HTTPS://EXAMPLE.COM/%7E",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut s = String::from(if seed.is_multiple_of(3) { "" } else { "https://" });
+            let mut r = seed / 3;
+            for _ in 0..(1 + seed % 7) {
+                s.push_str(pieces[(r % pieces.len() as u64) as usize]);
+                r = r / pieces.len() as u64 + seed.rotate_left(17) % 997;
+            }
+            strings.push(s);
+        }
+        for s in strings {
+            let full = fluent_uri::Uri::parse(s.as_str()).is_ok();
+            if plain_uri(s.as_bytes()) {
+                fast += 1;
+                assert!(full, "{s:?}: fast path says valid, fluent_uri does not");
+            }
+            assert_eq!(format_ok(Format::Uri, &s), full, "{s:?}");
+        }
+        assert!(
+            fast > 1000,
+            "the corpus exercises the fast path ({fast} times)"
+        );
+    }
+
+    #[test]
+    fn date_time_fast_path_only_accepts_what_time_accepts() {
+        let rfc3339 = &time::format_description::well_known::Rfc3339;
+        let mut strings = Vec::new();
+        for date in [
+            "0000-01-01",
+            "2024-02-29",
+            "2025-02-29",
+            "9999-12-31",
+            "2025-13-01",
+        ] {
+            for clock in [
+                "00:00:00", "23:59:59", "23:59:60", "24:00:00", "12:60:00", "1:00:00",
+            ] {
+                for fraction in ["", ".5", ".123456789", ".1234567890", ".", ".x"] {
+                    for offset in [
+                        "Z", "z", "+00:00", "-00:00", "+23:59", "-23:59", "+24:00", "+01:60",
+                        "+0100", "", " Z", "Z ",
+                    ] {
+                        for t in ["T", "t", " "] {
+                            strings.push(format!("{date}{t}{clock}{fraction}{offset}"));
+                        }
+                    }
+                }
+            }
+        }
+        let mut fast = 0;
+        for s in strings {
+            let by_time = time::OffsetDateTime::parse(&s, rfc3339).is_ok();
+            if plain_date_time(s.as_bytes()) {
+                fast += 1;
+                assert!(by_time, "{s:?}: fast path says valid, time does not");
+            }
+            assert_eq!(format_ok(Format::DateTime, &s), by_time, "{s:?}");
+        }
+        assert!(
+            fast > 50,
             "the corpus exercises the fast path ({fast} times)"
         );
     }

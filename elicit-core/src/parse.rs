@@ -1,6 +1,11 @@
-//! Validation fused with deserialization: one pass over the answer's entries, each value
-//! checked against its field and handed to `Deserialize` straight from the client's
-//! `Value`, with no copy of the object.
+//! Validation fused with deserialization.
+//!
+//! Most answers are clean: every key a field, every value good as sent, nothing to fill
+//! in. One pass of checks over the entries, with no copy and no error built, settles
+//! that, and the answer then goes to serde_json's own deserializer as it is. Any other
+//! answer takes one pass over its entries, each value checked against its field and
+//! handed to `Deserialize` straight from the client's `Value` (defaults filled, coerced
+//! values swapped in, unknown keys passed over).
 //!
 //! At the first problem the pass stops deserializing and collects every problem of the
 //! rest of the answer, in field order, exactly as [`Form::validate`] reports them (the
@@ -29,7 +34,12 @@ pub(crate) fn parse<'de, T: Deserialize<'de>>(
     strictness: Strictness,
 ) -> Result<T, AnswerError> {
     let entries = match content {
-        Some(Value::Object(map)) => Iter::Borrowed(map.iter()),
+        Some(whole @ Value::Object(map)) => {
+            if clean(form.fields(), map, strictness) {
+                return T::deserialize(whole).map_err(AnswerError::Parse);
+            }
+            Iter::Borrowed(map.iter())
+        }
         None | Some(Value::Null) => Iter::Done,
         Some(other) => {
             return Err(AnswerError::NotAnObject {
@@ -47,7 +57,12 @@ pub(crate) fn parse_owned<'de, T: Deserialize<'de>>(
     strictness: Strictness,
 ) -> Result<T, AnswerError> {
     let entries = match content {
-        Some(Value::Object(map)) => Iter::Owned(map.into_iter()),
+        Some(Value::Object(map)) => {
+            if clean(form.fields(), &map, strictness) {
+                return T::deserialize(Value::Object(map)).map_err(AnswerError::Parse);
+            }
+            Iter::Owned(map.into_iter())
+        }
         None | Some(Value::Null) => Iter::Done,
         Some(other) => {
             return Err(AnswerError::NotAnObject {
@@ -56,6 +71,37 @@ pub(crate) fn parse_owned<'de, T: Deserialize<'de>>(
         }
     };
     run(form, entries, strictness)
+}
+
+/// Whether the answer is one `Deserialize` may read as it is: every key a field of the
+/// form, every value good for its field as sent (nothing to coerce, no `null`), and no
+/// field left out that is required or has a default to fill in. Most answers are; they
+/// go straight to serde_json's own deserializer after this one pass of checks, which
+/// makes no copy and builds no error. Anything else takes the entry-by-entry pass below,
+/// which fills, coerces, passes over unknown keys and reports every problem.
+fn clean(fields: &[Field], map: &serde_json::Map<String, Value>, strictness: Strictness) -> bool {
+    let mut seen = Seen::new(fields.len());
+    let mut hint = 0;
+    let mut errors = Vec::new();
+    for (key, value) in map {
+        let Some(index) = field_index(fields, hint, key) else {
+            return false;
+        };
+        hint = index + 1;
+        if value.is_null() || check_value(&fields[index], value, strictness, &mut errors).is_some()
+        {
+            return false;
+        }
+        if !errors.is_empty() {
+            return false;
+        }
+        seen.mark(index);
+    }
+    seen.all(fields.len())
+        || fields
+            .iter()
+            .enumerate()
+            .all(|(i, f)| seen.has(i) || !(f.required || f.kind.has_default()))
 }
 
 fn run<'de, T: Deserialize<'de>>(
@@ -70,6 +116,7 @@ fn run<'de, T: Deserialize<'de>>(
         strictness,
         seen: Seen::new(fields.len()),
         next_unseen: 0,
+        hint: 0,
         sent: None,
         made: None,
     });
@@ -149,6 +196,15 @@ impl Seen {
         }
     }
 
+    /// Whether all of the first `n` fields were answered.
+    fn all(&self, n: usize) -> bool {
+        if n < 64 {
+            self.small == (1u64 << n) - 1
+        } else {
+            (0..n).all(|i| self.has(i))
+        }
+    }
+
     fn has(&self, i: usize) -> bool {
         match i.checked_sub(64) {
             None => self.small & (1 << i) != 0,
@@ -171,6 +227,8 @@ struct Entries<'de> {
     seen: Seen,
     /// After the entries: the next field to look at for a default or a missing answer.
     next_unseen: usize,
+    /// Where to look first for the next entry's field.
+    hint: usize,
     /// The value `Deserialize` reads next: the client's own...
     sent: Option<&'de Value>,
     /// ...or one owned here (from an owned answer, a default, a coerced value). Two
@@ -189,23 +247,36 @@ enum Entry {
     Bad(usize, Vec<FieldError>),
 }
 
-/// Checks one entry; a coerced replacement goes to `made`.
+/// The field named `key`, looked for first at `hint`: clients answer in the order the
+/// schema lists the fields, so the field after the last one found is nearly always the
+/// next. Keys the form does not have are `None` (ignored, as the schema promises).
+#[inline(always)]
+fn field_index(fields: &[Field], hint: usize, key: &str) -> Option<usize> {
+    let k = key.as_bytes();
+    if fields.get(hint).is_some_and(|f| f.name.as_bytes() == k) {
+        return Some(hint);
+    }
+    // Length and first byte rule out most fields before a full comparison.
+    fields.iter().position(|f| {
+        let name = f.name.as_bytes();
+        name.len() == k.len() && name.first() == k.first() && name == k
+    })
+}
+
+/// Checks one entry; a coerced replacement goes to `made`. `hint` is where to look for
+/// the field first, and becomes the field after the one found.
 fn look(
     fields: &[Field],
     strictness: Strictness,
     made: &mut Option<Value>,
+    hint: &mut usize,
     key: &str,
     value: &Value,
 ) -> Entry {
-    // Keys the form does not have are ignored, as the schema promises. Length and
-    // first byte rule out most fields before a full comparison.
-    let k = key.as_bytes();
-    let Some(index) = fields.iter().position(|f| {
-        let name = f.name.as_bytes();
-        name.len() == k.len() && name.first() == k.first() && name == k
-    }) else {
+    let Some(index) = field_index(fields, *hint, key) else {
         return Entry::Ignored;
     };
+    *hint = index + 1;
     if value.is_null() {
         return Entry::Ignored;
     }
@@ -222,7 +293,14 @@ fn look(
 
 impl Entries<'_> {
     fn look(&mut self, key: &str, value: &Value) -> Entry {
-        look(self.fields, self.strictness, &mut self.made, key, value)
+        look(
+            self.fields,
+            self.strictness,
+            &mut self.made,
+            &mut self.hint,
+            key,
+            value,
+        )
     }
 
     /// After a bad entry: every other problem, in field order, as `Form::validate`
@@ -264,7 +342,14 @@ impl<'de> MapAccess<'de> for Entries<'de> {
         match &mut self.entries {
             Iter::Borrowed(it) => {
                 for (key, value) in it.by_ref() {
-                    match look(self.fields, self.strictness, &mut self.made, key, value) {
+                    match look(
+                        self.fields,
+                        self.strictness,
+                        &mut self.made,
+                        &mut self.hint,
+                        key,
+                        value,
+                    ) {
                         Entry::Ignored => {}
                         Entry::Bad(index, errors) => return Err(self.all_problems(index, errors)),
                         Entry::Good(index) => {
@@ -281,7 +366,14 @@ impl<'de> MapAccess<'de> for Entries<'de> {
             }
             Iter::Owned(it) => {
                 for (key, value) in it.by_ref() {
-                    match look(self.fields, self.strictness, &mut self.made, &key, &value) {
+                    match look(
+                        self.fields,
+                        self.strictness,
+                        &mut self.made,
+                        &mut self.hint,
+                        &key,
+                        &value,
+                    ) {
                         Entry::Ignored => {}
                         Entry::Bad(index, errors) => return Err(self.all_problems(index, errors)),
                         Entry::Good(index) => {
@@ -299,7 +391,11 @@ impl<'de> MapAccess<'de> for Entries<'de> {
             Iter::Done => {}
         }
         self.entries = Iter::Done;
-        // The entries are done: fill defaults, insist on required fields.
+        // The entries are done: fill defaults, insist on required fields (when every
+        // field was answered, there is nothing to fill or insist on).
+        if self.next_unseen == 0 && self.seen.all(self.fields.len()) {
+            self.next_unseen = self.fields.len();
+        }
         while self.next_unseen < self.fields.len() {
             let index = self.next_unseen;
             self.next_unseen += 1;
