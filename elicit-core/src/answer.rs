@@ -61,8 +61,11 @@ pub enum Problem {
 /// Longest piece of a client's value repeated in an error message.
 const ECHO_LIMIT: usize = 40;
 
+/// The most repeated or unknown values reported for one multi-select.
+pub const MAX_ITEM_PROBLEMS: usize = 10;
+
 fn echo(s: &str) -> String {
-    if s.chars().count() <= ECHO_LIMIT {
+    if s.chars().nth(ECHO_LIMIT).is_none() {
         s.to_owned()
     } else {
         let mut cut: String = s.chars().take(ECHO_LIMIT).collect();
@@ -534,10 +537,15 @@ pub(crate) fn check_value(
             // a bit per option (a list for the rare form with more than 64).
             let mut chosen = 0u64;
             let mut chosen_many: Vec<usize> = Vec::new();
-            // Each repeated or unknown value is reported once, however often it is sent.
+            // Each repeated or unknown value is reported once, however often it is sent,
+            // and at most `MAX_ITEM_PROBLEMS` of them: a list of a million made-up values
+            // costs a few reports, not a million.
             let mut repeated: Vec<&str> = Vec::new();
-            let mut unknown: Option<std::collections::HashSet<&str>> = None;
+            let mut unknown: Vec<&str> = Vec::new();
             for item in items {
+                if repeated.len() + unknown.len() >= MAX_ITEM_PROBLEMS {
+                    return None;
+                }
                 let Value::String(s) = item else {
                     push(
                         errors,
@@ -550,7 +558,8 @@ pub(crate) fn check_value(
                     return None;
                 };
                 let Some(option) = options.iter().position(|c| c.value == s.as_str()) else {
-                    if unknown.get_or_insert_with(Default::default).insert(s) {
+                    if !unknown.contains(&s.as_str()) {
+                        unknown.push(s);
                         push(errors, field, Problem::NotAnOption { value: echo(s) });
                     }
                     continue;
@@ -607,7 +616,11 @@ pub fn format_ok(format: Format, s: &str) -> bool {
 /// (`ada.lovelace+tag@example.com`) is recognised first without it, and only ever
 /// where `email_address` agrees (a test holds the two together).
 fn email_ok(s: &str) -> bool {
-    let Some(at) = s.bytes().rposition(|b| b == b'@') else {
+    // `email_address` allows at most 64 bytes before the `@` and 254 after it.
+    if s.len() > MAX_EMAIL_LEN {
+        return false;
+    }
+    let Some(at) = s.rfind('@') else {
         return false;
     };
     let (local, domain) = (&s[..at], &s[at + 1..]);
@@ -615,6 +628,10 @@ fn email_ok(s: &str) -> bool {
         || (email_address::EmailAddress::is_valid_local_part(local)
             && email_address::EmailAddress::is_valid_domain(domain))
 }
+
+/// The longest addr-spec `email_address` accepts: a 64-byte local part, `@`, a 254-byte
+/// domain.
+const MAX_EMAIL_LEN: usize = 64 + 1 + 254;
 
 /// Dot-separated atoms of ASCII letters, digits and `!#$%&'*+/=?^_`{|}~-`, at most 64
 /// bytes. (One pass over the bytes: `str::split` costs more than the check.)
@@ -840,6 +857,21 @@ mod tests {
             ]
             .map(str::to_owned),
         );
+        // Around the longest address: local parts and domains at and past their limits.
+        for local in [63, 64, 65] {
+            for labels in [3, 4] {
+                for last in [58, 59, 60, 61, 62, 63] {
+                    let mut domain = vec!["d".repeat(63); labels - 1];
+                    domain.push("e".repeat(last));
+                    out.push(format!("{}@{}", "a".repeat(local), domain.join(".")));
+                    out.push(format!(
+                        "\"{}\"@[{}]",
+                        "b".repeat(local - 2),
+                        "1".repeat(last * 4)
+                    ));
+                }
+            }
+        }
         out
     }
 
@@ -934,7 +966,11 @@ mod tests {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let mut s = String::from(if seed.is_multiple_of(3) { "" } else { "https://" });
+            let mut s = String::from(if seed.is_multiple_of(3) {
+                ""
+            } else {
+                "https://"
+            });
             let mut r = seed / 3;
             for _ in 0..(1 + seed % 7) {
                 s.push_str(pieces[(r % pieces.len() as u64) as usize]);

@@ -79,7 +79,9 @@ pub mod mcp_client;
 #[doc(hidden)]
 pub mod __private;
 
-pub use answer::{ContentError, FieldError, Problem, Strictness, ValidationErrors, format_ok};
+pub use answer::{
+    ContentError, FieldError, MAX_ITEM_PROBLEMS, Problem, Strictness, ValidationErrors, format_ok,
+};
 pub use confirm::Confirm;
 pub use form::{Choice, Field, FieldKind, Form, FormError, Format};
 pub use outcome::{Action, AnswerError, Elicitation, split_result};

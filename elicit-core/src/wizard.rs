@@ -296,30 +296,35 @@ impl Prepared {
                 .iter_mut()
                 .find(|f| f.name == name.as_str())
                 .ok_or_else(|| format!("the form has no field `{name}` to offer options for"))?;
-            let offered: Vec<Choice> = choices
-                .iter()
-                .map(|(v, t)| Choice::owned(v.clone(), t.clone()))
-                .collect();
+            // Each offered choice is copied once, into the form.
             let narrowed = |static_options: &[Choice]| -> Result<Vec<Choice>, String> {
-                offered
+                choices
                     .iter()
-                    .map(|c| {
+                    .map(|(value, title)| {
                         let known = static_options
                             .iter()
-                            .find(|s| s.value == c.value)
+                            .find(|s| s.value == value.as_str())
                             .ok_or_else(|| {
-                                format!("{:?} is not a variant of field `{name}`", c.value)
+                                format!("{value:?} is not a variant of field `{name}`")
                             })?;
                         Ok(Choice {
-                            value: c.value.clone(),
-                            title: c.title.clone().or_else(|| known.title.clone()),
+                            value: Cow::Owned(value.clone()),
+                            title: match title {
+                                Some(t) => Some(Cow::Owned(t.clone())),
+                                None => known.title.clone(),
+                            },
                         })
                     })
                     .collect()
             };
             field.kind = match &field.kind {
                 FieldKind::String { .. } => FieldKind::Select {
-                    options: Cow::Owned(offered),
+                    options: Cow::Owned(
+                        choices
+                            .iter()
+                            .map(|(v, t)| Choice::owned(v.clone(), t.clone()))
+                            .collect(),
+                    ),
                     default: None,
                     legacy_enum_names: false,
                 },

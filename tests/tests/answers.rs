@@ -696,6 +696,18 @@ fn multi_select_items() {
     );
     // Titles are not values.
     assert!(Choices::from_content(Some(&json!({"any": ["Butter"]}))).is_err());
+    // A flood of made-up or repeated values gets a few reports, not one per value.
+    let flood: Vec<String> = (0..100_000).map(|i| format!("made-up {i}")).collect();
+    let reported = strict::<Choices>(json!({ "any": flood }));
+    assert_eq!(reported.len(), elicit_core::MAX_ITEM_PROBLEMS);
+    assert_eq!(
+        reported[0].1,
+        Problem::NotAnOption {
+            value: "made-up 0".to_owned()
+        }
+    );
+    let repeats: Vec<&str> = ["salt"; 100_000].to_vec();
+    assert_eq!(strict::<Choices>(json!({ "any": repeats })).len(), 1);
 }
 
 // --- defaults, extra keys, several problems ---------------------------------------------------
