@@ -620,7 +620,7 @@ fn email_ok(s: &str) -> bool {
     if s.len() > MAX_EMAIL_LEN {
         return false;
     }
-    let Some(at) = s.rfind('@') else {
+    let Some(at) = s.bytes().rposition(|b| b == b'@') else {
         return false;
     };
     let (local, domain) = (&s[..at], &s[at + 1..]);
