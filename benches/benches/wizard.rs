@@ -7,6 +7,7 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use elicit_core::Elicit;
 use elicit_core::Revision;
+use elicit_core::seal::{Binding, Keyring, Sealer};
 use elicit_core::wizard::{Flow, Poll, WizardState};
 use elicit_examples::ticket::{Cinema, SeatChoice, ShowDate, Snacks, TicketOrder};
 use serde_json::{Value, json};
@@ -51,6 +52,23 @@ fn round(state: &str, cinema: &Cinema, answer: &Value) -> (String, String) {
     (params, serde_json::to_string(&flow.into_state()).unwrap())
 }
 
+/// One MRTR round as the 2026-07-28 adapter runs it: open the sealed `requestState`
+/// (authenticate, decrypt, check expiry and binding, parse), restore, answer, ask the
+/// next question, seal the new state.
+fn sealed_round(
+    sealer: &Sealer,
+    binding: &Binding,
+    token: &str,
+    cinema: &Cinema,
+    answer: &Value,
+) -> (String, String) {
+    let state: WizardState = sealer.open(binding, token).unwrap();
+    let mut flow = Flow::<TicketOrder>::restore(state).unwrap();
+    flow.answer(cinema, "accept", Some(answer)).unwrap();
+    let params = ask(&mut flow, cinema);
+    (params, sealer.seal(binding, &flow.into_state()).unwrap())
+}
+
 fn wizard(c: &mut Criterion) {
     let cinema = Cinema::demo();
     let answers = answers();
@@ -82,6 +100,22 @@ fn wizard(c: &mut Criterion) {
         let state = serde_json::to_string(flow_at(step, &cinema).state()).unwrap();
         g.bench_function(format!("step_{name}/round_json_state"), |b| {
             b.iter(|| round(black_box(&state), &cinema, &answers[step]))
+        });
+        let sealer = Sealer::new(Keyring::generate());
+        let binding = Binding::new("", "tools/call", "book_tickets", &json!({}));
+        let token = sealer
+            .seal(&binding, flow_at(step, &cinema).state())
+            .unwrap();
+        g.bench_function(format!("step_{name}/round_sealed_state"), |b| {
+            b.iter(|| {
+                sealed_round(
+                    &sealer,
+                    &binding,
+                    black_box(&token),
+                    &cinema,
+                    &answers[step],
+                )
+            })
         });
     }
     // The pieces of the seat step's request on their own: its runtime options make
