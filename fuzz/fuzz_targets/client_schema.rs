@@ -1,0 +1,103 @@
+//! The client side: arbitrary bytes as a server's `requestedSchema` for
+//! `elicit_core::client::read_schema`, then answers for `Reply::accept`.
+//!
+//! The input is a stream of JSON values: the schema, then answers. A schema that is
+//! read must be emitted again for every revision it fits, read back to the same
+//! fields, and emit the same again; an accepted reply must be an answer the server
+//! side's validator takes as it is.
+#![no_main]
+
+use elicit_core::client::{Reply, elicit_result, read_schema, read_schema_in_order};
+use elicit_core::{Form, Revision, SchemaError, Strictness, split_result};
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+
+fn names(form: &Form) -> Vec<String> {
+    form.fields().iter().map(|f| f.name.to_string()).collect()
+}
+
+fn check_reply(form: &Form, answer: &Value) {
+    for strictness in [Strictness::Strict, Strictness::Lenient] {
+        let validated = form.validate(Some(answer), strictness);
+        let reply = Reply::accept_with(form, answer.clone(), strictness);
+        match (&reply, &validated) {
+            (Ok(Reply::Accept(map)), Ok(valid)) => {
+                let content = Value::Object(map.clone());
+                assert_eq!(&content, &**valid, "Reply::accept and validate differ");
+                let result = elicit_result(reply.as_ref().expect("ok"));
+                let (action, sent) = split_result(&result).expect("our own ElicitResult splits");
+                assert_eq!(action, "accept");
+                assert_eq!(sent, Some(&content));
+                match form.validate(sent, Strictness::Strict) {
+                    Ok(again) => {
+                        assert_eq!(&*again, &content, "a reply changes when validated again")
+                    }
+                    Err(e) => panic!("the server refuses the client's own reply {content}: {e}"),
+                }
+            }
+            (Err(e), Err(v)) => {
+                assert_eq!(e, v);
+                assert!(!e.to_string().is_empty());
+                if let elicit_core::ContentError::Invalid(errors) = e {
+                    elicit_fuzz::check_errors(form, errors, "client form");
+                }
+            }
+            _ => panic!("Reply::accept gave {reply:?}, validate {validated:?}"),
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut values = serde_json::Deserializer::from_slice(data)
+        .into_iter::<Value>()
+        .map_while(Result::ok)
+        .take(8);
+    let Some(schema) = values.next() else {
+        return;
+    };
+    let form = match read_schema(&schema) {
+        Ok(form) => form,
+        Err(refused) => {
+            assert!(!refused.to_string().is_empty());
+            assert!(!refused.path.is_empty());
+            return;
+        }
+    };
+
+    // In the order of the reversed names: the same fields, reordered.
+    let mut reversed = names(&form);
+    reversed.reverse();
+    let ordered = read_schema_in_order(&schema, &reversed).expect("read once, read again");
+    assert_eq!(names(&ordered), reversed);
+
+    for revision in Revision::ALL {
+        match form.requested_schema(revision) {
+            Ok(emitted) => {
+                let emitted = emitted.to_value();
+                assert!(emitted.is_object(), "emitted schema is not an object");
+                let again = read_schema(&emitted).unwrap_or_else(|e| {
+                    panic!("read_schema refuses the schema it read, emitted for {revision}: {e}\n{emitted}")
+                });
+                assert_eq!(
+                    names(&again),
+                    names(&form),
+                    "other fields after a round trip ({revision})"
+                );
+                let twice = again
+                    .requested_schema(revision)
+                    .expect("the same fields fit the same revision")
+                    .to_value();
+                assert_eq!(twice, emitted, "emitting is not stable ({revision})");
+            }
+            Err(SchemaError::Unsupported { needs, .. }) => {
+                assert!(revision < needs && needs == form.min_revision());
+            }
+        }
+    }
+
+    let seed = (data.len() as u64).wrapping_mul(0x9e3779b97f4a7c15);
+    check_reply(&form, &elicit_fuzz::fill(&form, seed));
+    for answer in values {
+        check_reply(&form, &answer);
+    }
+});
