@@ -241,6 +241,11 @@ pub enum Lit {
     List(&'static [Cow<'static, str>]),
 }
 
+/// The smallest whole number a JSON answer carries exactly (`i64::MIN`).
+const JSON_INT_MIN: i128 = i64::MIN as i128;
+/// The largest whole number a JSON answer carries exactly (`u64::MAX`).
+const JSON_INT_MAX: i128 = u64::MAX as i128;
+
 /// An integer bound or default must fit the field's Rust type.
 pub const fn check_int_fits(shape: Shape, value: i128) {
     if let Shape::Integer { min, max, .. } = shape {
@@ -384,6 +389,23 @@ impl FieldSpec {
                     Some(Lit::Int(v)) => Some(v),
                     _ => None,
                 };
+                // A JSON answer carries a whole number exactly only within
+                // `i64::MIN..=u64::MAX` (serde_json holds anything wider as a float,
+                // which no integer type reads), so `i128`/`u128` fields are held to
+                // that: a wider value is refused as out of range, by `validate` and
+                // the typed parse alike.
+                let (min, max) = (
+                    if min < JSON_INT_MIN {
+                        JSON_INT_MIN
+                    } else {
+                        min
+                    },
+                    if max > JSON_INT_MAX {
+                        JSON_INT_MAX
+                    } else {
+                        max
+                    },
+                );
                 let range_lo = match lo {
                     Some(v) if v > min => v,
                     _ => min,

@@ -410,8 +410,14 @@ pub(crate) fn check_value(
                 },
                 _ => return wrong(errors, "a whole number"),
             };
-            let lo = minimum.map_or(range.0, |m| m.max(range.0));
-            let hi = maximum.map_or(range.1, |m| m.min(range.1));
+            // Within what JSON carries exactly (see `FieldKind::Integer::range`), even
+            // for a hand-built field with a wider range.
+            let lo = minimum
+                .map_or(range.0, |m| m.max(range.0))
+                .max(i128::from(i64::MIN));
+            let hi = maximum
+                .map_or(range.1, |m| m.min(range.1))
+                .min(i128::from(u64::MAX));
             let whole: i128 = if let Some(i) = n.as_i64() {
                 i128::from(i)
             } else if let Some(u) = n.as_u64() {

@@ -103,7 +103,9 @@ pub enum FieldKind {
         minimum: Option<i128>,
         /// The announced `maximum`.
         maximum: Option<i128>,
-        /// The range the validator enforces (the Rust type's range, intersected with the bounds).
+        /// The range the validator enforces: the Rust type's range, intersected with the
+        /// bounds and with `i64::MIN..=u64::MAX`, the whole numbers a JSON answer carries
+        /// exactly (an `i128`/`u128` field refuses wider values as out of range).
         range: (i128, i128),
         /// Pre-filled value (2025-11-25 and later).
         default: Option<i128>,

@@ -88,15 +88,6 @@ fn check_validated(form: &Form, valid: &Value, what: &str) {
 pub fn check_form<T: Elicit + Debug>(content: Option<&Value>) {
     let form = T::form();
     let name = std::any::type_name::<T>();
-    if known_wide_float(form, content) {
-        // Known issue 1 (below): run the entry points for panics only.
-        for strictness in [Strictness::Strict, Strictness::Lenient] {
-            let _ = form.validate(content, strictness);
-            let _ = T::from_content_with(content, strictness);
-            let _ = T::from_content_owned_with(content.cloned(), strictness);
-        }
-        return;
-    }
     let mut accepted = Vec::new();
     for strictness in [Strictness::Strict, Strictness::Lenient] {
         let what = format!("{name} ({strictness:?})");
@@ -180,33 +171,6 @@ pub fn check_form<T: Elicit + Debug>(content: Option<&Value>) {
             summary(&T::from_content(Some(&Value::Null)))
         );
     }
-}
-
-/// Known issue 1, found by this target at ea8e137: an `i128` / `u128` field given a
-/// whole number beyond the `i64` / `u64` range (`18446744073709551616`, `1e20`; serde_json
-/// holds it as a float) passes `Form::validate`, but `from_content` fails with
-/// `AnswerError::Parse` ("invalid type: floating point `1e+20`, expected u128"); and when
-/// such a field comes before an invalid one, `from_content` reports that `Parse` error
-/// instead of the problems `validate` lists. Such answers are only run for panics, unless
-/// `ELICIT_FUZZ_KNOWN=1` is set (to reproduce the issue).
-fn known_wide_float(form: &Form, content: Option<&Value>) -> bool {
-    static REPORT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *REPORT.get_or_init(|| std::env::var_os("ELICIT_FUZZ_KNOWN").is_some()) {
-        return false;
-    }
-    let Some(Value::Object(map)) = content else {
-        return false;
-    };
-    form.fields().iter().any(|f| match &f.kind {
-        FieldKind::Integer { range, .. }
-            if range.0 < i128::from(i64::MIN) || range.1 > i128::from(u64::MAX) =>
-        {
-            // A float, or text that `Lenient` may read as one.
-            map.get(&*f.name)
-                .is_some_and(|v| v.is_f64() || v.is_string())
-        }
-        _ => false,
-    })
 }
 
 /// `Elicitation::<T>::from_result` (and `from_value`) against `Action::parse` and

@@ -544,6 +544,99 @@ fn integers_within_the_rust_type() {
     );
 }
 
+#[derive(Debug, PartialEq, Elicit, Deserialize)]
+struct Wide {
+    huge: Option<u128>,
+    signed: Option<i128>,
+    #[elicit(maximum = 3)]
+    later: Option<u8>,
+}
+
+/// `i128`/`u128` fields take what a JSON answer carries exactly (`i64::MIN..=u64::MAX`)
+/// and refuse wider numbers as out of range, the same way in `validate`, the borrowed
+/// and the owned parse, and alongside other fields' problems (found by fuzzing: these
+/// used to pass `validate` and then fail the typed parse).
+#[test]
+fn wide_integers_stop_where_json_does() {
+    let form = Wide::form();
+    let read = |text: &str| -> Value { serde_json::from_str(text).unwrap() };
+    let ends = ok::<Wide>(read(
+        r#"{"huge": 18446744073709551615, "signed": -9223372036854775808}"#,
+    ));
+    assert_eq!(ends.huge, Some(u128::from(u64::MAX)));
+    assert_eq!(ends.signed, Some(i128::from(i64::MIN)));
+    assert_eq!(
+        ok::<Wide>(json!({"signed": u64::MAX})).signed,
+        Some(i128::from(u64::MAX))
+    );
+    let above = |max: &str| Problem::AboveMaximum {
+        max: max.to_owned(),
+    };
+    let below = |min: &str| Problem::BelowMinimum {
+        min: min.to_owned(),
+    };
+    for (text, field, problem) in [
+        (
+            r#"{"huge": 18446744073709551616}"#,
+            "huge",
+            above("18446744073709551615"),
+        ),
+        (r#"{"huge": 1e20}"#, "huge", above("18446744073709551615")),
+        (
+            r#"{"signed": 18446744073709551616}"#,
+            "signed",
+            above("18446744073709551615"),
+        ),
+        (
+            r#"{"signed": -1e19}"#,
+            "signed",
+            below("-9223372036854775808"),
+        ),
+    ] {
+        let content = read(text);
+        let expected = vec![(field.to_owned(), problem)];
+        assert_eq!(strict::<Wide>(content.clone()), expected, "{text}");
+        let listed: Vec<_> = match form.validate(Some(&content), Strictness::Strict) {
+            Err(ContentError::Invalid(errors)) => errors
+                .errors()
+                .iter()
+                .map(|e| (e.field.to_string(), e.problem.clone()))
+                .collect(),
+            other => panic!("validate {text}: {other:?}"),
+        };
+        assert_eq!(listed, expected, "validate {text}");
+        assert!(
+            matches!(
+                Wide::from_content_owned(Some(content)),
+                Err(AnswerError::Invalid(_))
+            ),
+            "owned {text}"
+        );
+    }
+    // Before: the wide value slipped through, and the parse error hid `later`'s problem.
+    assert_eq!(
+        strict::<Wide>(read(r#"{"huge": 1e20, "later": 9}"#)),
+        [
+            ("huge".to_owned(), above("18446744073709551615")),
+            ("later".to_owned(), above("3")),
+        ]
+    );
+    // Lenient reads text as a number, and holds it to the same range.
+    assert_eq!(
+        problems::<Wide>(json!({"huge": "18446744073709551616"}), Strictness::Lenient),
+        [("huge".to_owned(), above("18446744073709551615"))]
+    );
+    // The schema still announces only `minimum: 0`, as for `u64`.
+    let schema = form
+        .requested_schema(elicit_core::Revision::V2025_11_25)
+        .unwrap()
+        .to_value();
+    assert_eq!(
+        schema["properties"]["huge"],
+        json!({"type": "integer", "minimum": 0})
+    );
+}
+
 #[test]
 fn integers_are_whole() {
     assert_eq!(only::<Ints>(json!({"byte": 1.5})), Problem::NotWhole);
