@@ -10,10 +10,12 @@
 
 use std::borrow::Cow;
 
+pub use crate::Strictness;
 pub use crate::form::{Choice, Field, FieldKind, Form, Format};
+pub use crate::parse::{clean, clean_value, needed_mask};
 pub use crate::{Options, Revision};
 pub use core::option::Option::{None, Some};
-pub use serde_json::Value;
+pub use serde_json::{Map, Value};
 pub use std::borrow::Cow::Borrowed;
 
 /// Parses a validated step answer for a wizard.

@@ -342,7 +342,10 @@ fn int_value(v: i128) -> Value {
 }
 
 /// Checks one present value; returns a replacement when it was coerced.
-#[inline]
+///
+/// Always inlined: the derive's per-form check calls it with a constant field, so only
+/// that field's checks are compiled in.
+#[inline(always)]
 pub(crate) fn check_value(
     field: &Field,
     value: &Value,
@@ -626,60 +629,66 @@ fn email_ok(s: &str) -> bool {
     if s.len() > MAX_EMAIL_LEN {
         return false;
     }
+    if plain_email(s.as_bytes()) {
+        return true;
+    }
     let Some(at) = s.bytes().rposition(|b| b == b'@') else {
         return false;
     };
     let (local, domain) = (&s[..at], &s[at + 1..]);
-    (plain_local_part(local.as_bytes()) && plain_domain(domain.as_bytes()))
-        || (email_address::EmailAddress::is_valid_local_part(local)
-            && email_address::EmailAddress::is_valid_domain(domain))
+    email_address::EmailAddress::is_valid_local_part(local)
+        && email_address::EmailAddress::is_valid_domain(domain)
 }
 
 /// The longest addr-spec `email_address` accepts: a 64-byte local part, `@`, a 254-byte
 /// domain.
 const MAX_EMAIL_LEN: usize = 64 + 1 + 254;
 
-/// Dot-separated atoms of ASCII letters, digits and `!#$%&'*+/=?^_`{|}~-`, at most 64
-/// bytes. (One pass over the bytes: `str::split` costs more than the check.)
-fn plain_local_part(local: &[u8]) -> bool {
-    let mut atom = 0;
-    for &b in local {
-        if b == b'.' {
-            if atom == 0 {
+/// The common shape in one forward pass: a local part of dot-separated atoms of ASCII
+/// letters, digits and `!#$%&'*+/=?^_`{|}~-` (at most 64 bytes, so no `@` in it: the
+/// first `@` is the last), then a [`plain_domain`].
+fn plain_email(b: &[u8]) -> bool {
+    let mut atom_start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if class(c, ATEXT) {
+        } else if c == b'.' {
+            if i == atom_start {
                 return false;
             }
-            atom = 0;
-        } else if class(b, ATEXT) {
-            atom += 1;
+            atom_start = i + 1;
+        } else if c == b'@' {
+            return i > atom_start && i <= 64 && plain_domain(&b[i + 1..]);
         } else {
             return false;
         }
+        i += 1;
     }
-    atom > 0 && local.len() <= 64
+    false
 }
 
 /// Dot-separated labels of ASCII letters, digits and inner hyphens, each at most 63
 /// bytes, at most 253 in all.
 fn plain_domain(domain: &[u8]) -> bool {
-    let mut label = 0;
-    let mut last = b'.';
-    for &b in domain {
-        if b == b'.' {
-            if label == 0 || last == b'-' {
-                return false;
-            }
-            label = 0;
-        } else if class(b, ALNUM) || (b == b'-' && label > 0) {
-            label += 1;
-            if label > 63 {
-                return false;
-            }
-        } else {
-            return false;
+    // A label is `start..end`: not empty, at most 63 bytes, not ending in a hyphen.
+    let label_ok =
+        |start: usize, end: usize| end > start && end - start <= 63 && domain[end - 1] != b'-';
+    let mut start = 0;
+    for (i, &b) in domain.iter().enumerate() {
+        if class(b, ALNUM) {
+            continue;
         }
-        last = b;
+        if b == b'-' && i > start {
+            continue;
+        }
+        if b == b'.' && label_ok(start, i) {
+            start = i + 1;
+            continue;
+        }
+        return false;
     }
-    label > 0 && last != b'-' && domain.len() <= 253
+    label_ok(start, domain.len()) && domain.len() <= 253
 }
 
 /// The common URI shape, `scheme://host/path?query#fragment`, recognised in one pass
@@ -887,11 +896,12 @@ mod tests {
         for s in corpus() {
             let Some((local, domain)) = s.rsplit_once('@') else {
                 assert!(!email_ok(&s), "{s:?}");
+                assert!(!plain_email(s.as_bytes()), "{s:?}");
                 continue;
             };
             let full = email_address::EmailAddress::is_valid_local_part(local)
                 && email_address::EmailAddress::is_valid_domain(domain);
-            if plain_local_part(local.as_bytes()) && plain_domain(domain.as_bytes()) {
+            if plain_email(s.as_bytes()) {
                 fast += 1;
                 assert!(full, "{s:?}: fast path says valid, email_address does not");
             }

@@ -158,7 +158,7 @@ impl FieldKind {
     }
 
     /// Whether a default is set.
-    pub fn has_default(&self) -> bool {
+    pub const fn has_default(&self) -> bool {
         match self {
             FieldKind::String { default, .. } => default.is_some(),
             FieldKind::Integer { default, .. } => default.is_some(),

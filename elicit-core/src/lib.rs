@@ -119,6 +119,14 @@ pub trait Elicit: DeserializeOwned {
     /// The form description, built at compile time.
     fn form() -> &'static Form;
 
+    /// Whether `map` is an answer `Deserialize` may read as it is (see `parse::clean`);
+    /// the derive generates a version specialized to the form.
+    #[doc(hidden)]
+    #[inline]
+    fn __clean(map: &serde_json::Map<String, Value>, strictness: Strictness) -> bool {
+        parse::clean(Self::form().fields(), map, strictness)
+    }
+
     /// The `requestedSchema` for a peer speaking `revision`; an error when the revision
     /// cannot express the form. Costs about a pointer copy.
     fn requested_schema(revision: Revision) -> Result<RequestedSchema<'static>, SchemaError> {
@@ -135,7 +143,7 @@ pub trait Elicit: DeserializeOwned {
         content: Option<&Value>,
         strictness: Strictness,
     ) -> Result<Self, AnswerError> {
-        parse::parse(Self::form(), content, strictness)
+        parse::parse(Self::form(), content, strictness, Self::__clean)
     }
 
     /// [`from_content`](Self::from_content) for content the caller owns (a server
@@ -150,7 +158,7 @@ pub trait Elicit: DeserializeOwned {
         content: Option<Value>,
         strictness: Strictness,
     ) -> Result<Self, AnswerError> {
-        parse::parse_owned(Self::form(), content, strictness)
+        parse::parse_owned(Self::form(), content, strictness, Self::__clean)
     }
 }
 

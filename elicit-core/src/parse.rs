@@ -32,10 +32,11 @@ pub(crate) fn parse<'de, T: Deserialize<'de>>(
     form: &'de Form,
     content: Option<&'de Value>,
     strictness: Strictness,
+    clean: impl FnOnce(&serde_json::Map<String, Value>, Strictness) -> bool,
 ) -> Result<T, AnswerError> {
     let entries = match content {
         Some(whole @ Value::Object(map)) => {
-            if clean(form.fields(), map, strictness) {
+            if clean(map, strictness) {
                 return T::deserialize(whole).map_err(AnswerError::Parse);
             }
             Iter::Borrowed(map.iter())
@@ -55,10 +56,11 @@ pub(crate) fn parse_owned<'de, T: Deserialize<'de>>(
     form: &'de Form,
     content: Option<Value>,
     strictness: Strictness,
+    clean: impl FnOnce(&serde_json::Map<String, Value>, Strictness) -> bool,
 ) -> Result<T, AnswerError> {
     let entries = match content {
         Some(Value::Object(map)) => {
-            if clean(form.fields(), &map, strictness) {
+            if clean(&map, strictness) {
                 return T::deserialize(Value::Object(map)).map_err(AnswerError::Parse);
             }
             Iter::Owned(map.into_iter())
@@ -79,7 +81,11 @@ pub(crate) fn parse_owned<'de, T: Deserialize<'de>>(
 /// go straight to serde_json's own deserializer after this one pass of checks, which
 /// makes no copy and builds no error. Anything else takes the entry-by-entry pass below,
 /// which fills, coerces, passes over unknown keys and reports every problem.
-fn clean(fields: &[Field], map: &serde_json::Map<String, Value>, strictness: Strictness) -> bool {
+pub fn clean(
+    fields: &[Field],
+    map: &serde_json::Map<String, Value>,
+    strictness: Strictness,
+) -> bool {
     let mut seen = Seen::new(fields.len());
     let mut hint = 0;
     let mut errors = Vec::new();
@@ -101,7 +107,36 @@ fn clean(fields: &[Field], map: &serde_json::Map<String, Value>, strictness: Str
         || fields
             .iter()
             .enumerate()
-            .all(|(i, f)| seen.has(i) || !(f.required || f.kind.has_default()))
+            .all(|(i, f)| seen.has(i) || !needed(f))
+}
+
+/// Whether a field must be in a clean answer: required, or with a default to fill in.
+pub(crate) const fn needed(field: &Field) -> bool {
+    field.required || field.kind.has_default()
+}
+
+/// One value of a clean answer: present, good for its field as sent, nothing to
+/// coerce. Inlined into the derive's per-form check, where `field` is a constant and
+/// only its kind's checks remain.
+#[inline(always)]
+pub fn clean_value(field: &Field, value: &Value, strictness: Strictness) -> bool {
+    let mut errors = Vec::new();
+    !value.is_null()
+        && check_value(field, value, strictness, &mut errors).is_none()
+        && errors.is_empty()
+}
+
+/// The fields a clean answer must have, a bit each (forms of at most 64 fields).
+pub const fn needed_mask(fields: &[Field]) -> u64 {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < fields.len() && i < 64 {
+        if needed(&fields[i]) {
+            mask |= 1 << i;
+        }
+        i += 1;
+    }
+    mask
 }
 
 fn run<'de, T: Deserialize<'de>>(

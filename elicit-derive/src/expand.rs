@@ -195,24 +195,75 @@ fn field_spec(field: &Field) -> TokenStream {
 
 fn form_impl(form: &Form) -> TokenStream {
     let ident = form.ident;
-    let count = form.fields.len();
     let specs = form.fields.iter().map(field_spec);
     let revisions = form.fields.iter().map(|f| {
         let ff = form_field(f);
         quote!(#ff::MIN_REVISION)
     });
     let strip = form.deny_unknown_fields;
+    let clean = clean_fn(form);
+    // The fields are a constant beside the impl, so the per-form check reads them as
+    // constants; the anonymous block keeps the name out of the user's scope.
     quote! {
-        #[automatically_derived]
-        impl ::elicit_core::Elicit for #ident {
-            const MIN_REVISION: ::elicit_core::Revision =
-                ::elicit_core::__private::max_revision(&[#(#revisions),*]);
+        const _: () = {
+            const FIELDS: &[::elicit_core::Field] = &[#(#specs),*];
 
-            fn form() -> &'static ::elicit_core::Form {
-                static FIELDS: [::elicit_core::Field; #count] = [#(#specs),*];
-                static FORM: ::elicit_core::Form = ::elicit_core::Form::from_static(&FIELDS, #strip);
-                &FORM
+            #[automatically_derived]
+            impl ::elicit_core::Elicit for #ident {
+                const MIN_REVISION: ::elicit_core::Revision =
+                    ::elicit_core::__private::max_revision(&[#(#revisions),*]);
+
+                fn form() -> &'static ::elicit_core::Form {
+                    static FORM: ::elicit_core::Form =
+                        ::elicit_core::Form::from_static(FIELDS, #strip);
+                    &FORM
+                }
+
+                #clean
             }
+        };
+    }
+}
+
+/// The check of a clean answer (every key a field, every value good as sent, every
+/// needed field there), specialized to the form: keys are matched as literals and each
+/// value is checked against its field as a constant, so only that field's checks are
+/// compiled in. Forms of more than 64 fields keep the generic check.
+fn clean_fn(form: &Form) -> TokenStream {
+    let count = form.fields.len();
+    if count == 0 || count > 64 {
+        return TokenStream::new();
+    }
+    let p = quote!(::elicit_core::__private);
+    let arms = form.fields.iter().enumerate().map(|(i, f)| {
+        let wire = &f.wire;
+        quote! {
+            #wire => {
+                seen |= 1 << #i;
+                #p::clean_value(&fields[#i], value, strictness)
+            }
+        }
+    });
+    quote! {
+        #[doc(hidden)]
+        #[inline]
+        fn __clean(
+            map: &#p::Map<::std::string::String, #p::Value>,
+            strictness: #p::Strictness,
+        ) -> bool {
+            const NEEDED: u64 = #p::needed_mask(FIELDS);
+            let fields = FIELDS;
+            let mut seen: u64 = 0;
+            for (key, value) in map {
+                let ok = match key.as_str() {
+                    #(#arms)*
+                    _ => false,
+                };
+                if !ok {
+                    return false;
+                }
+            }
+            seen & NEEDED == NEEDED
         }
     }
 }

@@ -1128,6 +1128,14 @@ fn huge_inputs_do_not_panic_or_echo() {
 fn agrees<T: Elicit + PartialEq + std::fmt::Debug>(contents: &[Value]) {
     for strictness in [Strictness::Strict, Strictness::Lenient] {
         for content in contents.iter().map(Some).chain([None]) {
+            if let Some(Value::Object(map)) = content {
+                // The derive's per-form check of a clean answer and the generic one.
+                assert_eq!(
+                    T::__clean(map, strictness),
+                    elicit_core::__private::clean(T::form().fields(), map, strictness),
+                    "specialized and generic clean check: {map:?} ({strictness:?})"
+                );
+            }
             let fused = T::from_content_with(content, strictness);
             let owned = T::from_content_owned_with(content.cloned(), strictness);
             assert_eq!(
@@ -1190,11 +1198,25 @@ fn one_pass_parse_agrees_with_validate_then_deserialize() {
         json!({"popcorn": false, "buckets": 1, "unknown": {"deep": [1]}}),
     ]);
     agrees::<Everything>(&[json!({}), json!({"anything": 1})]);
+    agrees::<Confirmish>(&[
+        json!({"ok": true, "why": "because"}),
+        json!({"ok": true}),
+        json!({"why": "because"}),
+        json!({"ok": true, "why": null}),
+        json!({"ok": "true"}),
+    ]);
     agrees::<Closed>(&[
         json!({"name": "Ada"}),
         json!({"name": "Ada", "extra": true}),
         json!({"extra": true}),
     ]);
+}
+
+/// A required field and an optional one: clean answers with and without the optional.
+#[derive(Debug, PartialEq, Elicit, Deserialize)]
+struct Confirmish {
+    ok: bool,
+    why: Option<String>,
 }
 
 /// Unknown keys are ignored even for a type that denies them: the form decides.
