@@ -343,9 +343,11 @@ fn int_value(v: i128) -> Value {
 
 /// Checks one present value; returns a replacement when it was coerced.
 ///
-/// Always inlined: the derive's per-form check calls it with a constant field, so only
-/// that field's checks are compiled in.
-#[inline(always)]
+/// Always inlined in optimized builds: the derive's per-form check calls it with a
+/// constant field, so only that field's checks are compiled in. Builds with debug
+/// assertions (unoptimized ones) call it, which keeps their compile time down.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn check_value(
     field: &Field,
     value: &Value,

@@ -118,7 +118,7 @@ pub(crate) const fn needed(field: &Field) -> bool {
 /// One value of a clean answer: present, good for its field as sent, nothing to
 /// coerce. Inlined into the derive's per-form check, where `field` is a constant and
 /// only its kind's checks remain.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn clean_value(field: &Field, value: &Value, strictness: Strictness) -> bool {
     let mut errors = Vec::new();
     !value.is_null()

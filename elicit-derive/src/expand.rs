@@ -228,7 +228,8 @@ fn form_impl(form: &Form) -> TokenStream {
 /// The check of a clean answer (every key a field, every value good as sent, every
 /// needed field there), specialized to the form: keys are matched as literals and each
 /// value is checked against its field as a constant, so only that field's checks are
-/// compiled in. Forms of more than 64 fields keep the generic check.
+/// compiled in (in optimized builds: see `check_value`). Forms of more than 64 fields
+/// keep the generic check.
 fn clean_fn(form: &Form) -> TokenStream {
     let count = form.fields.len();
     if count == 0 || count > 64 {
