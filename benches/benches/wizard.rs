@@ -44,27 +44,28 @@ fn answers() -> [Value; 3] {
 
 /// One round as a stateless server runs it: parse the state, restore, answer, ask the
 /// next question, save the state.
-fn round(state: &str, cinema: &Cinema, answer: &Value) -> (String, String) {
+fn round(state: &str, cinema: &Cinema, answer: Value) -> (String, String) {
     let state: WizardState = serde_json::from_str(state).unwrap();
     let mut flow = Flow::<TicketOrder>::restore(state).unwrap();
-    flow.answer(cinema, "accept", Some(answer)).unwrap();
+    flow.answer_value(cinema, "accept", Some(answer)).unwrap();
     let params = ask(&mut flow, cinema);
     (params, serde_json::to_string(&flow.into_state()).unwrap())
 }
 
 /// One MRTR round as the 2026-07-28 adapter runs it: open the sealed `requestState`
 /// (authenticate, decrypt, check expiry and binding, parse), restore, answer, ask the
-/// next question, seal the new state.
+/// next question, seal the new state. The answer arrives owned (deserialized from the
+/// request's `inputResponses`), as in the adapter.
 fn sealed_round(
     sealer: &Sealer,
     binding: &Binding,
     token: &str,
     cinema: &Cinema,
-    answer: &Value,
+    answer: Value,
 ) -> (String, String) {
     let state: WizardState = sealer.open(binding, token).unwrap();
     let mut flow = Flow::<TicketOrder>::restore(state).unwrap();
-    flow.answer(cinema, "accept", Some(answer)).unwrap();
+    flow.answer_value(cinema, "accept", Some(answer)).unwrap();
     let params = ask(&mut flow, cinema);
     (params, sealer.seal(binding, &flow.into_state()).unwrap())
 }
@@ -97,9 +98,26 @@ fn wizard(c: &mut Criterion) {
                 BatchSize::SmallInput,
             )
         });
+        // The same with the answer owned, as the MCP adapter holds the client's result:
+        // it moves into the state instead of being copied.
+        g.bench_function(format!("step_{name}/answer_value_poll"), |b| {
+            b.iter_batched_ref(
+                || (flow_at(step, &cinema), Some(answers[step].clone())),
+                |(flow, answer)| {
+                    flow.answer_value(&cinema, "accept", black_box(answer.take()))
+                        .unwrap();
+                    matches!(flow.poll(&cinema, REV).unwrap(), Poll::Ask(_))
+                },
+                BatchSize::SmallInput,
+            )
+        });
         let state = serde_json::to_string(flow_at(step, &cinema).state()).unwrap();
         g.bench_function(format!("step_{name}/round_json_state"), |b| {
-            b.iter(|| round(black_box(&state), &cinema, &answers[step]))
+            b.iter_batched(
+                || answers[step].clone(),
+                |answer| round(black_box(&state), &cinema, answer),
+                BatchSize::SmallInput,
+            )
         });
         let sealer = Sealer::new(Keyring::generate());
         let binding = Binding::new("", "tools/call", "book_tickets", &json!({}));
@@ -107,15 +125,11 @@ fn wizard(c: &mut Criterion) {
             .seal(&binding, flow_at(step, &cinema).state())
             .unwrap();
         g.bench_function(format!("step_{name}/round_sealed_state"), |b| {
-            b.iter(|| {
-                sealed_round(
-                    &sealer,
-                    &binding,
-                    black_box(&token),
-                    &cinema,
-                    &answers[step],
-                )
-            })
+            b.iter_batched(
+                || answers[step].clone(),
+                |answer| sealed_round(&sealer, &binding, black_box(&token), &cinema, answer),
+                BatchSize::SmallInput,
+            )
         });
     }
     // The pieces of the seat step's request on their own: its runtime options make

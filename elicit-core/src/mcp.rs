@@ -73,7 +73,7 @@ use crate::seal::{Binding, SealError, Sealer};
 use crate::wizard::{Flow, Outcome, Poll, Wizard, WizardError, WizardState};
 use crate::{
     Action, AnswerError, Confirm, Elicit, Elicitation, Form, Revision, SchemaError, Strictness,
-    split_result,
+    outcome::split_result_owned, split_result,
 };
 
 /// How long a push-mode question waits for the person to answer, unless the
@@ -789,9 +789,9 @@ impl Session {
                     Poll::Done(outcome) => return Ok(outcome),
                     Poll::Ask(request) => {
                         let result = self.push("elicitation/create", request.to_params()).await?;
-                        let (action, content) =
-                            split_result(&result).map_err(|e| Halt::Ask(AskError::Answer(e)))?;
-                        flow.answer(ctx, action, content)
+                        let (action, content) = split_result_owned(result)
+                            .map_err(|e| Halt::Ask(AskError::Answer(e)))?;
+                        flow.answer_value(ctx, &action, content)
                             .map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
                     }
                 }
@@ -822,9 +822,9 @@ impl Session {
                     );
                     if !answered && let Some(result) = self.response(&key) {
                         answered = true;
-                        let (action, content) =
-                            split_result(&result).map_err(|e| Halt::Ask(AskError::Answer(e)))?;
-                        flow.answer(ctx, action, content)
+                        let (action, content) = split_result_owned(result)
+                            .map_err(|e| Halt::Ask(AskError::Answer(e)))?;
+                        flow.answer_value(ctx, &action, content)
                             .map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
                         continue;
                     }

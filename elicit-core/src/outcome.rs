@@ -205,12 +205,25 @@ impl<T: Elicit> Elicitation<T> {
 /// Splits an `ElicitResult` object into its action and content.
 pub fn split_result(result: &Value) -> Result<(&str, Option<&Value>), AnswerError> {
     let Value::Object(map) = result else {
-        return Err(AnswerError::Malformed("the result is not an object"));
+        return Err(AnswerError::Malformed(NOT_AN_OBJECT));
     };
     let Some(Value::String(action)) = map.get("action") else {
-        return Err(AnswerError::Malformed(
-            "`action` is missing or not a string",
-        ));
+        return Err(AnswerError::Malformed(NO_ACTION));
     };
     Ok((action, map.get("content")))
 }
+
+/// [`split_result`] for a result the caller owns: the action and the content move out.
+pub(crate) fn split_result_owned(result: Value) -> Result<(String, Option<Value>), AnswerError> {
+    let Value::Object(mut map) = result else {
+        return Err(AnswerError::Malformed(NOT_AN_OBJECT));
+    };
+    let content = map.remove("content");
+    let Some(Value::String(action)) = map.remove("action") else {
+        return Err(AnswerError::Malformed(NO_ACTION));
+    };
+    Ok((action, content))
+}
+
+const NOT_AN_OBJECT: &str = "the result is not an object";
+const NO_ACTION: &str = "`action` is missing or not a string";

@@ -986,6 +986,35 @@ impl<W: Wizard> Flow<W> {
         action: &str,
         content: Option<&Value>,
     ) -> Result<(), WizardError> {
+        if let Accepted::AsSent = self.take_answer(ctx, action, content)? {
+            // Saved in the state as sent: the one copy of the answer.
+            self.advance(Record::Answered(content.cloned().unwrap_or(Value::Null)));
+        }
+        Ok(())
+    }
+
+    /// [`answer`](Self::answer) for content the caller owns (a server holding the
+    /// client's result): the answer moves into the state instead of being copied.
+    pub fn answer_value(
+        &mut self,
+        ctx: &W::Context,
+        action: &str,
+        content: Option<Value>,
+    ) -> Result<(), WizardError> {
+        if let Accepted::AsSent = self.take_answer(ctx, action, content.as_ref())? {
+            self.advance(Record::Answered(content.unwrap_or(Value::Null)));
+        }
+        Ok(())
+    }
+
+    /// Everything of [`answer`](Self::answer) but saving an answer accepted as sent,
+    /// which the caller does (copying or moving it).
+    fn take_answer(
+        &mut self,
+        ctx: &W::Context,
+        action: &str,
+        content: Option<&Value>,
+    ) -> Result<Accepted, WizardError> {
         if self.state.end.is_some() {
             return Err(WizardError::Finished);
         }
@@ -999,24 +1028,28 @@ impl<W: Wizard> Flow<W> {
             Action::Accept => {}
             Action::Decline if info.optional => {
                 self.advance(Record::Skipped);
-                return Ok(());
+                return Ok(Accepted::Handled);
             }
             Action::Decline => {
                 self.end(End::Declined);
-                return Ok(());
+                return Ok(Accepted::Handled);
             }
             Action::Cancel => {
                 self.end(End::Cancelled);
-                return Ok(());
+                return Ok(Accepted::Handled);
             }
         }
         let form = self.step_form(index)?;
         let problem = match form.validate(content, self.strictness) {
             Ok(valid) => match W::accept(Some(ctx), &mut self.progress, index, &valid) {
                 Ok(()) => {
-                    let record = Record::Answered(valid.into_owned());
-                    self.advance(record);
-                    return Ok(());
+                    return Ok(match valid {
+                        Cow::Borrowed(_) => Accepted::AsSent,
+                        Cow::Owned(filled) => {
+                            self.advance(Record::Answered(filled));
+                            Accepted::Handled
+                        }
+                    });
                 }
                 Err(Rejection::Check(reason)) => reason,
                 Err(Rejection::Parse(e)) => format!("the answer could not be read: {e}"),
@@ -1030,7 +1063,7 @@ impl<W: Wizard> Flow<W> {
         } else if let Some(pending) = &mut self.state.pending {
             pending.reason = Some(problem);
         }
-        Ok(())
+        Ok(Accepted::Handled)
     }
 
     fn end(&mut self, end: End) {
@@ -1046,6 +1079,14 @@ impl<W: Wizard> Flow<W> {
         self.state.pending = None;
         self.state.attempts = 0;
     }
+}
+
+/// What [`Flow::take_answer`] left to its caller.
+enum Accepted {
+    /// The answer was accepted as sent and is still to be saved.
+    AsSent,
+    /// Nothing left to do: the step advanced, ended or asks again.
+    Handled,
 }
 
 fn corrupt(index: usize, e: &ContentError) -> StateError {

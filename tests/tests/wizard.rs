@@ -20,7 +20,7 @@ struct Run {
 }
 
 /// Drives the wizard with `answers`; with `roundtrip`, the state goes through JSON
-/// text and `Flow::restore` before every answer.
+/// text and `Flow::restore` before every answer, and answers are handed over owned.
 fn drive(answers: &[Answer], roundtrip: bool, revision: Revision) -> Run {
     let cinema = Cinema::demo();
     let mut flow = Flow::<TicketOrder>::new();
@@ -45,8 +45,14 @@ fn drive(answers: &[Answer], roundtrip: bool, revision: Revision) -> Run {
                 }
                 let (action, content) =
                     answers.next().expect("the wizard asked more than expected");
-                flow.answer(&cinema, action, content.as_ref())
-                    .expect("answer");
+                // The restored runs hand the answer over owned (as the MCP adapter
+                // does), the plain ones borrowed: `both` holds the two to the same.
+                if roundtrip {
+                    flow.answer_value(&cinema, action, content.clone())
+                } else {
+                    flow.answer(&cinema, action, content.as_ref())
+                }
+                .expect("answer");
             }
         }
     }
