@@ -396,6 +396,8 @@ pub struct Binding {
     method: String,
     name: String,
     args_digest: [u8; 32],
+    /// The digest of all four parts, computed once: every seal and open uses it.
+    digest: [u8; 32],
 }
 
 impl fmt::Debug for Binding {
@@ -437,6 +439,7 @@ impl Binding {
             method: method.to_owned(),
             name: name.to_owned(),
             args_digest,
+            digest: binding_digest(principal, method, name, &args_digest),
         }
     }
 
@@ -475,22 +478,27 @@ impl Binding {
         &self.args_digest
     }
 
-    /// One digest over all parts, each length-prefixed so that no two different
-    /// bindings meet by concatenation (`"ab" + "c"` against `"a" + "bc"`).
-    fn digest(&self) -> [u8; 32] {
-        let mut h = Sha256::new();
-        h.update(b"elicit-seal-binding-v1");
-        for part in [
-            self.principal.as_bytes(),
-            self.method.as_bytes(),
-            self.name.as_bytes(),
-            &self.args_digest,
-        ] {
-            h.update((part.len() as u64).to_be_bytes());
-            h.update(part);
-        }
-        h.finalize().into()
+    /// The digest of all parts (the cipher's associated data).
+    fn digest(&self) -> &[u8; 32] {
+        &self.digest
     }
+}
+
+/// One digest over all parts of a binding, each length-prefixed so that no two
+/// different bindings meet by concatenation (`"ab" + "c"` against `"a" + "bc"`).
+fn binding_digest(principal: &str, method: &str, name: &str, args_digest: &[u8; 32]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"elicit-seal-binding-v1");
+    for part in [
+        principal.as_bytes(),
+        method.as_bytes(),
+        name.as_bytes(),
+        args_digest,
+    ] {
+        h.update((part.len() as u64).to_be_bytes());
+        h.update(part);
+    }
+    h.finalize().into()
 }
 
 /// Compact JSON with sorted keys. Scalars are written by serde_json (writing a
@@ -769,7 +777,7 @@ fn aad(id: &str, binding: &Binding) -> Vec<u8> {
     aad.push(b'.');
     aad.extend_from_slice(id.as_bytes());
     aad.push(b'.');
-    aad.extend_from_slice(&binding.digest());
+    aad.extend_from_slice(binding.digest());
     aad
 }
 

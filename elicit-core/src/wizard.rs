@@ -465,7 +465,8 @@ pub enum Outcome<W> {
 #[derive(Clone, Debug)]
 pub struct Request {
     step: StepId,
-    message: String,
+    /// The step's static message as it is, or one computed for this ask.
+    message: Cow<'static, str>,
     form: StepForm,
     revision: Revision,
     attempt: u32,
@@ -498,15 +499,56 @@ impl Request {
         self.attempt
     }
 
-    /// The `params` of an `elicitation/create` request (form mode).
+    /// The `params` of an `elicitation/create` request (form mode), as a
+    /// `serde_json::Value` (what an SDK that takes a `Value` needs).
     pub fn to_params(&self) -> Value {
-        let mut params = serde_json::Map::new();
-        if self.revision >= Revision::V2025_11_25 {
-            params.insert("mode".into(), Value::from("form"));
+        // Serializing plain maps, strings and numbers into a `Value` cannot fail.
+        serde_json::to_value(self.params()).unwrap_or(Value::Null)
+    }
+
+    /// The same `params`, serialized straight from the form: write it to the wire
+    /// (`serde_json::to_writer`) without building a `Value` first.
+    ///
+    /// ```
+    /// # use elicit_core::wizard::{Flow, Poll};
+    /// # use elicit_core::{Elicit, Revision, Wizard};
+    /// # #[derive(Elicit, serde::Deserialize)]
+    /// # struct Name { name: String }
+    /// # #[derive(Wizard)]
+    /// # struct SignUp { #[step(message = "Your name?")] name: Name }
+    /// let mut flow = Flow::<SignUp>::new();
+    /// let Poll::Ask(request) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
+    /// let wire = serde_json::to_string(&request.params())?;
+    /// assert_eq!(serde_json::from_str::<serde_json::Value>(&wire)?, request.to_params());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn params(&self) -> FormParams<'_> {
+        FormParams {
+            message: &self.message,
+            schema: self.requested_schema(),
         }
-        params.insert("message".into(), Value::from(self.message.as_str()));
-        params.insert("requestedSchema".into(), self.requested_schema().to_value());
-        Value::Object(params)
+    }
+}
+
+/// The `params` of a form-mode `elicitation/create` request, serialized straight to
+/// JSON; see [`Request::params`].
+#[derive(Clone, Copy, Debug)]
+pub struct FormParams<'a> {
+    message: &'a str,
+    schema: RequestedSchema<'a>,
+}
+
+impl Serialize for FormParams<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let with_mode = self.schema.revision() >= Revision::V2025_11_25;
+        let mut map = serializer.serialize_map(Some(2 + usize::from(with_mode)))?;
+        if with_mode {
+            map.serialize_entry("mode", "form")?;
+        }
+        map.serialize_entry("message", self.message)?;
+        map.serialize_entry("requestedSchema", &self.schema)?;
+        map.end()
     }
 }
 
@@ -959,14 +1001,13 @@ impl<W: Wizard> Flow<W> {
         let pending = self.state.pending.as_ref().ok_or(WizardError::NotAsked)?;
         form.requested_schema(revision)
             .map_err(WizardError::Schema)?;
-        let base = pending
-            .prepared
-            .message
-            .as_deref()
-            .unwrap_or(W::STEPS[index].message);
-        let message = match &pending.reason {
-            Some(reason) => format!("{reason}\n\n{base}"),
-            None => base.to_owned(),
+        let message = match (&pending.reason, &pending.prepared.message) {
+            (None, None) => Cow::Borrowed(W::STEPS[index].message),
+            (None, Some(base)) => Cow::Owned(base.clone()),
+            (Some(reason), base) => {
+                let base = base.as_deref().unwrap_or(W::STEPS[index].message);
+                Cow::Owned(format!("{reason}\n\n{base}"))
+            }
         };
         Ok(Request {
             step,

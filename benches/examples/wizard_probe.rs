@@ -1,0 +1,97 @@
+//! A probe for instruction counts (callgrind), which stay the same from run to run
+//! where wall-clock times on a shared VM do not: runs N ticket-wizard steps of one kind.
+//!
+//! ```sh
+//! cargo build --release -p elicit-benches --example wizard_probe
+//! P=target/release/examples/wizard_probe
+//! valgrind --tool=callgrind $P setup 0 2000   # the flows alone
+//! valgrind --tool=callgrind $P step 0 2000    # ... and 2000 date steps
+//! ```
+//!
+//! (step minus setup) / 2000 is one step's count. Kinds: `setup`; `step` (owned answer
+//! in, next request out); `params` (and the request written to the wire); `value`
+//! (and written through `to_params()`'s `Value`); `sealed` (a whole MRTR round: bind,
+//! open, restore, answer, poll, write the params, seal). Steps: 0 date, 1 seat, 2 snacks.
+use elicit_core::Revision;
+use elicit_core::seal::{Binding, Keyring, Sealer};
+use elicit_core::wizard::{Flow, Poll, WizardState};
+use elicit_examples::ticket::{Cinema, TicketOrder};
+use serde_json::{Value, json};
+use std::hint::black_box;
+const REV: Revision = Revision::V2025_11_25;
+fn answers() -> [Value; 3] {
+    [
+        json!({"date": "2025-02-03"}),
+        json!({"seat": "A2"}),
+        json!({"popcorn": true, "drink": "cola"}),
+    ]
+}
+fn flow_at(step: usize, cinema: &Cinema) -> Flow<TicketOrder> {
+    let answers = answers();
+    let mut flow = Flow::<TicketOrder>::new();
+    let _ = flow.poll(cinema, REV).unwrap();
+    for a in &answers[..step] {
+        flow.answer(cinema, "accept", Some(a)).unwrap();
+        let _ = flow.poll(cinema, REV).unwrap();
+    }
+    flow
+}
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let what = args.next().unwrap();
+    let step: usize = args.next().unwrap().parse().unwrap();
+    let n: usize = args.next().unwrap().parse().unwrap();
+    let cinema = Cinema::demo();
+    let answers = answers();
+    let sealer = Sealer::new(Keyring::generate());
+    let binding = Binding::new("", "tools/call", "book_tickets", &json!({}));
+    let token = sealer
+        .seal(&binding, flow_at(step, &cinema).state())
+        .unwrap();
+    let mut flows: Vec<_> = (0..n)
+        .map(|_| (flow_at(step, &cinema), Some(answers[step].clone())))
+        .collect();
+    let mut sink = 0usize;
+    match what.as_str() {
+        "setup" => {}
+        "step" => {
+            for (flow, a) in &mut flows {
+                flow.answer_value(&cinema, "accept", black_box(a.take()))
+                    .unwrap();
+                sink += matches!(flow.poll(&cinema, REV).unwrap(), Poll::Ask(_)) as usize;
+            }
+        }
+        "params" => {
+            for (flow, a) in &mut flows {
+                flow.answer_value(&cinema, "accept", black_box(a.take()))
+                    .unwrap();
+                if let Poll::Ask(r) = flow.poll(&cinema, REV).unwrap() {
+                    sink += serde_json::to_string(&r.params()).unwrap().len();
+                }
+            }
+        }
+        "value" => {
+            for (flow, a) in &mut flows {
+                flow.answer_value(&cinema, "accept", black_box(a.take()))
+                    .unwrap();
+                if let Poll::Ask(r) = flow.poll(&cinema, REV).unwrap() {
+                    sink += serde_json::to_string(&r.to_params()).unwrap().len();
+                }
+            }
+        }
+        "sealed" => {
+            for (_, a) in &mut flows {
+                let binding = Binding::new("", "tools/call", "book_tickets", &json!({}));
+                let state: WizardState = sealer.open(&binding, black_box(&token)).unwrap();
+                let mut flow = Flow::<TicketOrder>::restore(state).unwrap();
+                flow.answer_value(&cinema, "accept", a.take()).unwrap();
+                if let Poll::Ask(r) = flow.poll(&cinema, REV).unwrap() {
+                    sink += serde_json::to_string(&r.params()).unwrap().len();
+                }
+                sink += sealer.seal(&binding, &flow.into_state()).unwrap().len();
+            }
+        }
+        _ => panic!(),
+    }
+    println!("{sink}");
+}
