@@ -129,7 +129,7 @@ use serde_json::Value;
 
 use crate::Revision;
 use crate::answer::{ContentError, Strictness};
-use crate::form::{Choice, FieldKind, Form, FormError};
+use crate::form::{Choice, Field, FieldKind, Form, FormError};
 use crate::outcome::{Action, AnswerError};
 use crate::schema::{RequestedSchema, SchemaError};
 
@@ -225,9 +225,6 @@ pub trait Wizard: Sized {
     fn finish(progress: Self::Progress) -> Option<Self>;
 }
 
-/// A choice as saved in the state: value and optional title.
-type OfferedChoice = (String, Option<String>);
-
 /// Runtime changes to a step, returned by its `prepare` hook.
 ///
 /// ```
@@ -245,8 +242,10 @@ type OfferedChoice = (String, Option<String>);
 pub struct Prepared {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     message: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    options: Vec<(String, Vec<OfferedChoice>)>,
+    /// Per field, the choices offered. Once the step's form is built they live in the
+    /// form (see [`Prepared::apply`]) and this list keeps the field names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "offered")]
+    options: Vec<(String, Vec<Choice>)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     defaults: Vec<(String, Value)>,
 }
@@ -265,17 +264,19 @@ impl Prepared {
 
     /// Offers exactly these choices for `field`. A `String` field becomes a select of
     /// them; an enum field (single or multi) is narrowed to them, which must be among its
-    /// variants. Answers are checked against the choices offered.
+    /// variants. Answers are checked against the choices offered. Offering choices for
+    /// the same field again replaces the earlier ones.
     pub fn options(
         mut self,
         field: impl Into<String>,
         choices: impl IntoIterator<Item = Choice>,
     ) -> Prepared {
-        let choices = choices
-            .into_iter()
-            .map(|c| (c.value.into_owned(), c.title.map(Cow::into_owned)))
-            .collect();
-        self.options.push((field.into(), choices));
+        let field = field.into();
+        let choices = choices.into_iter().collect();
+        match self.options.iter_mut().find(|(name, _)| *name == field) {
+            Some((_, earlier)) => *earlier = choices,
+            None => self.options.push((field, choices)),
+        }
         self
     }
 
@@ -285,46 +286,47 @@ impl Prepared {
         self
     }
 
-    /// Applies the changes to a step's static form.
-    fn apply(&self, base: &'static Form) -> Result<Cow<'static, Form>, String> {
+    /// Builds the step's form: the static one when nothing changes it, else a copy
+    /// with the changes applied. The offered choices move into that form, which keeps
+    /// the only copy of them (the state writes them out from there); when the changes
+    /// are refused they stay here, as they were.
+    fn apply(&mut self, base: &'static Form) -> Result<StepForm, String> {
         if self.options.is_empty() && self.defaults.is_empty() {
-            return Ok(Cow::Borrowed(base));
+            return Ok(StepForm::Static(base));
         }
         let mut fields = base.fields().to_vec();
-        for (name, choices) in &self.options {
+        let built = self.change(&mut fields).and_then(|()| {
+            crate::check::check_fields(&fields).map_err(|e: FormError| e.to_string())
+        });
+        if let Err(e) = built {
+            self.give_back(&mut fields);
+            return Err(e);
+        }
+        let form = Form {
+            strip_unknown: base.strips_unknown_keys(),
+            ..Form::from_checked(fields)
+        };
+        Ok(StepForm::Shared {
+            form: Arc::new(form),
+            base,
+        })
+    }
+
+    /// Applies the options and defaults to `fields`, moving the offered choices.
+    fn change(&mut self, fields: &mut [Field]) -> Result<(), String> {
+        for (i, (name, _)) in self.options.iter().enumerate() {
+            if self.options[..i].iter().any(|(n, _)| n == name) {
+                return Err(format!("options for field `{name}` are given twice"));
+            }
+        }
+        for (name, choices) in &mut self.options {
             let field = fields
                 .iter_mut()
                 .find(|f| f.name == name.as_str())
                 .ok_or_else(|| format!("the form has no field `{name}` to offer options for"))?;
-            // Each offered choice is copied once, into the form.
-            let narrowed = |static_options: &[Choice]| -> Result<Vec<Choice>, String> {
-                choices
-                    .iter()
-                    .map(|(value, title)| {
-                        let known = static_options
-                            .iter()
-                            .find(|s| s.value == value.as_str())
-                            .ok_or_else(|| {
-                                format!("{value:?} is not a variant of field `{name}`")
-                            })?;
-                        Ok(Choice {
-                            value: Cow::Owned(value.clone()),
-                            title: match title {
-                                Some(t) => Some(Cow::Owned(t.clone())),
-                                None => known.title.clone(),
-                            },
-                        })
-                    })
-                    .collect()
-            };
             field.kind = match &field.kind {
                 FieldKind::String { .. } => FieldKind::Select {
-                    options: Cow::Owned(
-                        choices
-                            .iter()
-                            .map(|(v, t)| Choice::owned(v.clone(), t.clone()))
-                            .collect(),
-                    ),
+                    options: Cow::Owned(std::mem::take(choices)),
                     default: None,
                     legacy_enum_names: false,
                 },
@@ -333,7 +335,7 @@ impl Prepared {
                     legacy_enum_names,
                     default,
                 } => FieldKind::Select {
-                    options: Cow::Owned(narrowed(options)?),
+                    options: Cow::Owned(narrow(name, options, choices)?),
                     default: default.clone(),
                     legacy_enum_names: *legacy_enum_names,
                 },
@@ -343,7 +345,7 @@ impl Prepared {
                     max_items,
                     default,
                 } => FieldKind::MultiSelect {
-                    options: Cow::Owned(narrowed(options)?),
+                    options: Cow::Owned(narrow(name, options, choices)?),
                     min_items: *min_items,
                     max_items: *max_items,
                     default: default.clone(),
@@ -385,11 +387,109 @@ impl Prepared {
                 .map_err(|what| format!("the default for `{name}` must be {what}"))?;
             field.required = false;
         }
-        let form = Form::new(fields).map_err(|e: FormError| e.to_string())?;
-        Ok(Cow::Owned(Form {
-            strip_unknown: base.strips_unknown_keys(),
-            ..form
-        }))
+        Ok(())
+    }
+
+    /// Moves the choices that [`change`](Self::change) moved into `fields` back.
+    fn give_back(&mut self, fields: &mut [Field]) {
+        for (name, choices) in &mut self.options {
+            if !choices.is_empty() {
+                continue;
+            }
+            let options = fields
+                .iter_mut()
+                .find(|f| f.name == name.as_str())
+                .and_then(|f| match &mut f.kind {
+                    FieldKind::Select { options, .. } | FieldKind::MultiSelect { options, .. } => {
+                        Some(options)
+                    }
+                    _ => None,
+                });
+            if let Some(Cow::Owned(moved)) = options {
+                *choices = std::mem::take(moved);
+            }
+        }
+    }
+}
+
+/// An enum field's options narrowed to the `offered` ones, which must be among its
+/// variants; an offered choice without a title takes its variant's. The choices move
+/// out of `offered` only when all of them are variants.
+fn narrow(
+    name: &str,
+    variants: &[Choice],
+    offered: &mut Vec<Choice>,
+) -> Result<Vec<Choice>, String> {
+    if let Some(c) = offered
+        .iter()
+        .find(|c| !variants.iter().any(|v| v.value == c.value))
+    {
+        return Err(format!("{:?} is not a variant of field `{name}`", c.value));
+    }
+    Ok(std::mem::take(offered)
+        .into_iter()
+        .map(|mut c| {
+            if c.title.is_none() {
+                c.title = variants
+                    .iter()
+                    .find(|v| v.value == c.value)
+                    .and_then(|v| v.title.clone());
+            }
+            c
+        })
+        .collect())
+}
+
+/// The offered choices of a `Prepared` as the state saves them: per field
+/// `[name, [[value, title or null], ...]]`.
+mod offered {
+    use serde::ser::SerializeSeq;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::form::Choice;
+
+    pub(super) fn serialize<S: Serializer>(
+        options: &[(String, Vec<Choice>)],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(options.len()))?;
+        for (name, choices) in options {
+            seq.serialize_element(&(name, List(choices.iter().map(pair))))?;
+        }
+        seq.end()
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<(String, Vec<Choice>)>, D::Error> {
+        let saved = Vec::<(String, Vec<(String, Option<String>)>)>::deserialize(deserializer)?;
+        Ok(saved
+            .into_iter()
+            .map(|(name, choices)| {
+                let choices = choices
+                    .into_iter()
+                    .map(|(value, title)| Choice::owned(value, title))
+                    .collect();
+                (name, choices)
+            })
+            .collect())
+    }
+
+    pub(super) fn pair(c: &Choice) -> (&str, Option<&str>) {
+        (&c.value, c.title.as_deref())
+    }
+
+    /// The items of an iterator written as a list.
+    pub(super) struct List<I>(pub(super) I);
+
+    impl<I> Serialize for List<I>
+    where
+        I: Iterator + Clone,
+        I::Item: Serialize,
+    {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(self.0.clone())
+        }
     }
 }
 
@@ -658,16 +758,162 @@ enum Record {
 }
 
 /// The question being asked.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 struct Pending {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     reason: Option<String>,
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[serde(default)]
     prepared: Prepared,
+    /// The step's form, built from `prepared` on first use and shared by its requests
+    /// and its answer; it holds the offered choices. Not saved: `prepared` is, with
+    /// the choices written out of this form.
+    #[serde(skip)]
+    form: Option<StepForm>,
 }
 
-fn is_default(p: &Prepared) -> bool {
-    *p == Prepared::default()
+impl Pending {
+    /// The runtime changes as saved.
+    fn prepared(&self) -> PreparedView<'_> {
+        PreparedView {
+            prepared: &self.prepared,
+            form: self.form.as_ref(),
+        }
+    }
+}
+
+impl Serialize for Pending {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let prepared = self.prepared();
+        let with_prepared = !prepared.is_empty();
+        let len = usize::from(self.reason.is_some()) + usize::from(with_prepared);
+        let mut map = serializer.serialize_map(Some(len))?;
+        if let Some(reason) = &self.reason {
+            map.serialize_entry("reason", reason)?;
+        }
+        if with_prepared {
+            map.serialize_entry("prepared", &prepared)?;
+        }
+        map.end()
+    }
+}
+
+/// Two pending questions are the same when they save the same: the offered choices
+/// compare wherever they are kept.
+impl PartialEq for Pending {
+    fn eq(&self, other: &Self) -> bool {
+        self.reason == other.reason && self.prepared() == other.prepared()
+    }
+}
+
+/// A step's runtime changes with the offered choices read from wherever they are:
+/// still in the `Prepared`, or moved into the step's form.
+#[derive(Clone, Copy)]
+struct PreparedView<'a> {
+    prepared: &'a Prepared,
+    form: Option<&'a StepForm>,
+}
+
+impl<'a> PreparedView<'a> {
+    fn is_empty(&self) -> bool {
+        let p = self.prepared;
+        p.message.is_none() && p.options.is_empty() && p.defaults.is_empty()
+    }
+
+    /// The choices offered for one field, as `(value, title)`.
+    fn offered(&self, name: &str, kept: &'a [Choice]) -> Offered<'a> {
+        match self.form {
+            Some(StepForm::Shared { form, base }) if kept.is_empty() => {
+                let options = |form: &'a Form| {
+                    form.field(name)
+                        .and_then(|f| f.kind.options())
+                        .unwrap_or_default()
+                };
+                Offered::Moved {
+                    choices: options(form).iter(),
+                    variants: options(base),
+                }
+            }
+            _ => Offered::Kept(kept.iter()),
+        }
+    }
+
+    fn options(&self) -> impl Iterator<Item = (&'a str, Offered<'a>)> + Clone + '_ {
+        self.prepared
+            .options
+            .iter()
+            .map(|(name, kept)| (name.as_str(), self.offered(name, kept)))
+    }
+}
+
+impl PartialEq for PreparedView<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.prepared, other.prepared);
+        a.message == b.message
+            && a.defaults == b.defaults
+            && a.options.len() == b.options.len()
+            && self
+                .options()
+                .zip(other.options())
+                .all(|((n, x), (m, y))| n == m && x.eq(y))
+    }
+}
+
+impl Serialize for PreparedView<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let p = self.prepared;
+        let len = usize::from(p.message.is_some())
+            + usize::from(!p.options.is_empty())
+            + usize::from(!p.defaults.is_empty());
+        let mut map = serializer.serialize_map(Some(len))?;
+        if let Some(message) = &p.message {
+            map.serialize_entry("message", message)?;
+        }
+        if !p.options.is_empty() {
+            let options = self
+                .options()
+                .map(|(name, offered)| (name, offered::List(offered)));
+            map.serialize_entry("options", &offered::List(options))?;
+        }
+        if !p.defaults.is_empty() {
+            map.serialize_entry("defaults", &p.defaults)?;
+        }
+        map.end()
+    }
+}
+
+/// The choices offered for one field.
+#[derive(Clone)]
+enum Offered<'a> {
+    /// Still in the `Prepared`.
+    Kept(std::slice::Iter<'a, Choice>),
+    /// Moved into the step's form. A narrowed enum field gave the choices without a
+    /// title its variant's title (the very `&'static str` of `variants`): those are
+    /// saved without one, as they were offered.
+    Moved {
+        choices: std::slice::Iter<'a, Choice>,
+        variants: &'a [Choice],
+    },
+}
+
+impl<'a> Iterator for Offered<'a> {
+    type Item = (&'a str, Option<&'a str>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Offered::Kept(choices) => choices.next().map(offered::pair),
+            Offered::Moved { choices, variants } => choices.next().map(|c| {
+                let from_variant = |t: &str| {
+                    variants.iter().any(|v| {
+                        v.value == c.value
+                            && v.title.as_deref().is_some_and(|vt| std::ptr::eq(vt, t))
+                    })
+                };
+                (&*c.value, c.title.as_deref().filter(|t| !from_variant(t)))
+            }),
+        }
+    }
 }
 
 /// The serializable state of a [`Flow`]: answers so far, the question pending with
@@ -753,9 +999,6 @@ pub struct Flow<W: Wizard> {
     state: WizardState,
     progress: W::Progress,
     strictness: Strictness,
-    /// The pending step's form with its runtime changes applied, built once per step
-    /// (not saved: the state's `prepared` rebuilds it).
-    asked: Option<(usize, StepForm)>,
     _wizard: PhantomData<fn() -> W>,
 }
 
@@ -763,7 +1006,12 @@ pub struct Flow<W: Wizard> {
 #[derive(Clone, Debug)]
 enum StepForm {
     Static(&'static Form),
-    Shared(Arc<Form>),
+    Shared {
+        /// The static form with the runtime changes applied.
+        form: Arc<Form>,
+        /// The static form it was built from.
+        base: &'static Form,
+    },
 }
 
 impl std::ops::Deref for StepForm {
@@ -771,16 +1019,7 @@ impl std::ops::Deref for StepForm {
     fn deref(&self) -> &Form {
         match self {
             StepForm::Static(f) => f,
-            StepForm::Shared(f) => f,
-        }
-    }
-}
-
-impl From<Cow<'static, Form>> for StepForm {
-    fn from(form: Cow<'static, Form>) -> StepForm {
-        match form {
-            Cow::Borrowed(f) => StepForm::Static(f),
-            Cow::Owned(f) => StepForm::Shared(Arc::new(f)),
+            StepForm::Shared { form, .. } => form,
         }
     }
 }
@@ -814,7 +1053,6 @@ impl<W: Wizard> Flow<W> {
             },
             progress: W::Progress::default(),
             strictness: Strictness::Strict,
-            asked: None,
             _wizard: PhantomData,
         }
     }
@@ -885,8 +1123,8 @@ impl<W: Wizard> Flow<W> {
                 Record::Skipped => {}
             }
         }
-        let mut asked = None;
-        if let Some(pending) = &state.pending {
+        let mut state = state;
+        if let Some(pending) = &mut state.pending {
             let index = state.done.len();
             if index >= steps.len() {
                 return Err(StateError::Corrupt(
@@ -898,15 +1136,11 @@ impl<W: Wizard> Flow<W> {
                     "more attempts than the step allows".into(),
                 ));
             }
-            asked = Some((
-                index,
-                StepForm::from(
-                    pending
-                        .prepared
-                        .apply(W::form(index))
-                        .map_err(StateError::Corrupt)?,
-                ),
-            ));
+            let form = pending
+                .prepared
+                .apply(W::form(index))
+                .map_err(StateError::Corrupt)?;
+            pending.form = Some(form);
         } else if state.attempts != 0 {
             return Err(StateError::Corrupt(
                 "attempts counted with no question pending".into(),
@@ -916,7 +1150,6 @@ impl<W: Wizard> Flow<W> {
             state,
             progress,
             strictness: Strictness::Strict,
-            asked,
             _wizard: PhantomData,
         })
     }
@@ -971,6 +1204,7 @@ impl<W: Wizard> Flow<W> {
                 self.state.pending = Some(Pending {
                     reason: None,
                     prepared,
+                    form: None,
                 });
             }
             return self.request(index, revision).map(Poll::Ask);
@@ -979,19 +1213,19 @@ impl<W: Wizard> Flow<W> {
 
     /// The pending step's form, built on first use.
     fn step_form(&mut self, index: usize) -> Result<StepForm, WizardError> {
-        if let Some((i, form)) = &self.asked
-            && *i == index
-        {
+        let pending = self.state.pending.as_mut().ok_or(WizardError::NotAsked)?;
+        if let Some(form) = &pending.form {
             return Ok(form.clone());
         }
-        let pending = self.state.pending.as_ref().ok_or(WizardError::NotAsked)?;
-        let form = StepForm::from(pending.prepared.apply(W::form(index)).map_err(|message| {
-            WizardError::Prepare {
-                step: Self::step_id(index),
-                message,
-            }
-        })?);
-        self.asked = Some((index, form.clone()));
+        let form =
+            pending
+                .prepared
+                .apply(W::form(index))
+                .map_err(|message| WizardError::Prepare {
+                    step: Self::step_id(index),
+                    message,
+                })?;
+        pending.form = Some(form.clone());
         Ok(form)
     }
 
@@ -1108,14 +1342,12 @@ impl<W: Wizard> Flow<W> {
     }
 
     fn end(&mut self, end: End) {
-        self.asked = None;
         self.state.pending = None;
         self.state.attempts = 0;
         self.state.end = Some(end);
     }
 
     fn advance(&mut self, record: Record) {
-        self.asked = None;
         self.state.done.push(record);
         self.state.pending = None;
         self.state.attempts = 0;

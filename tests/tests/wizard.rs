@@ -356,3 +356,187 @@ fn a_forged_open_state_with_skipped_required_steps_fails_cleanly() {
         Err(WizardError::State(_))
     ));
 }
+
+/// A one-step wizard whose `prepare` hook returns the context: any runtime changes.
+mod offered {
+    use elicit_core::wizard::Prepared;
+    use elicit_core::{Elicit, Wizard};
+    use elicit_examples::forms::Size;
+    use serde::Deserialize;
+
+    #[derive(Debug, Elicit, Deserialize)]
+    pub struct Pick {
+        pub size: Size,
+        pub seat: String,
+    }
+
+    #[derive(Debug, Wizard)]
+    #[wizard(context = Prepared)]
+    pub struct Offered {
+        #[step(message = "Pick", prepare = given)]
+        pub pick: Pick,
+    }
+
+    fn given(prepared: &Prepared, _: &OfferedProgress) -> Prepared {
+        prepared.clone()
+    }
+}
+
+fn offered_state(flow: &Flow<offered::Offered>) -> Value {
+    serde_json::to_value(flow.state()).unwrap()["pending"]["prepared"]["options"].clone()
+}
+
+#[test]
+fn offered_choices_are_saved_exactly_as_offered_and_restore_to_the_same_form() {
+    use elicit_core::Choice;
+    use elicit_core::wizard::Prepared;
+    let prepared = Prepared::new()
+        .options(
+            "size",
+            [
+                Choice::owned("Large", None),
+                Choice::owned("Small", Some("Tiny".to_owned())),
+                Choice::owned("Medium", Some("Medium (M)".to_owned())),
+            ],
+        )
+        .options(
+            "seat",
+            [Choice::new("A1", None), Choice::new("B2", Some("Window"))],
+        );
+    let mut flow = Flow::<offered::Offered>::new();
+    let Poll::Ask(request) = flow.poll(&prepared, Revision::V2025_11_25).unwrap() else {
+        panic!("the step asks")
+    };
+    let schema = serde_json::to_value(request.requested_schema()).unwrap();
+    // The narrowed enum takes its variants' titles where none was offered.
+    assert_eq!(
+        schema["properties"]["size"]["oneOf"],
+        json!([
+            {"const": "Large", "title": "Large (L)"},
+            {"const": "Small", "title": "Tiny"},
+            {"const": "Medium", "title": "Medium (M)"}
+        ])
+    );
+    assert_eq!(
+        schema["properties"]["seat"]["oneOf"],
+        json!([{"const": "A1", "title": "A1"}, {"const": "B2", "title": "Window"}])
+    );
+    // The state saves what the hook offered: a title only where one was given.
+    let saved = json!([
+        [
+            "size",
+            [["Large", null], ["Small", "Tiny"], ["Medium", "Medium (M)"]]
+        ],
+        ["seat", [["A1", null], ["B2", "Window"]]]
+    ]);
+    assert_eq!(offered_state(&flow), saved);
+    let text = serde_json::to_string(flow.state()).unwrap();
+    let restored = Flow::<offered::Offered>::restore(serde_json::from_str(&text).unwrap()).unwrap();
+    assert_eq!(serde_json::to_string(restored.state()).unwrap(), text);
+    assert_eq!(restored.state(), flow.state());
+    let unrestored: WizardState = serde_json::from_str(&text).unwrap();
+    assert_eq!(&unrestored, flow.state());
+    let mut restored = restored;
+    let Poll::Ask(again) = restored.poll(&prepared, Revision::V2025_11_25).unwrap() else {
+        panic!("the step asks")
+    };
+    assert_eq!(again.form(), request.form());
+    // Answers are checked against the choices offered.
+    restored
+        .answer_value(
+            &prepared,
+            "accept",
+            Some(json!({"size": "Large", "seat": "C3"})),
+        )
+        .unwrap();
+    let Poll::Ask(again) = restored.poll(&prepared, Revision::V2025_11_25).unwrap() else {
+        panic!("the step asks again")
+    };
+    assert!(again.message().contains("C3"), "{}", again.message());
+    assert_eq!(offered_state(&restored), saved);
+    restored
+        .answer_value(
+            &prepared,
+            "accept",
+            Some(json!({"size": "Small", "seat": "B2"})),
+        )
+        .unwrap();
+    let Poll::Done(Outcome::Completed(done)) =
+        restored.poll(&prepared, Revision::V2025_11_25).unwrap()
+    else {
+        panic!("completed")
+    };
+    assert_eq!(
+        (done.pick.size, done.pick.seat.as_str()),
+        (Size::Small, "B2")
+    );
+}
+
+#[test]
+fn refused_runtime_changes_stay_in_the_state_as_offered() {
+    use elicit_core::Choice;
+    use elicit_core::wizard::Prepared;
+    let cases = [
+        (
+            Prepared::new().options("size", [Choice::owned("Huge", None)]),
+            json!([["size", [["Huge", null]]]]),
+            "\"Huge\" is not a variant of field `size`",
+        ),
+        // Refused only once the form is built, after the choices moved into it.
+        (
+            Prepared::new()
+                .options("seat", [Choice::new("A1", None), Choice::new("A1", None)])
+                .options("size", [Choice::new("Large", Some("XL"))]),
+            json!([
+                ["seat", [["A1", null], ["A1", null]]],
+                ["size", [["Large", "XL"]]]
+            ]),
+            "the option \"A1\" is offered twice",
+        ),
+        (
+            Prepared::new()
+                .options("seat", [Choice::new("A1", None)])
+                .default_value("seat", 7),
+            json!([["seat", [["A1", null]]]]),
+            "the default for `seat` must be text",
+        ),
+    ];
+    for (prepared, saved, message) in cases {
+        let mut flow = Flow::<offered::Offered>::new();
+        let err = flow.poll(&prepared, Revision::V2025_11_25).unwrap_err();
+        assert!(matches!(err, WizardError::Prepare { .. }), "{err:?}");
+        assert!(err.to_string().contains(message), "{err}");
+        assert_eq!(offered_state(&flow), saved);
+        // Asked again, the same changes are refused the same way.
+        let again = flow.poll(&prepared, Revision::V2025_11_25).unwrap_err();
+        assert_eq!(again.to_string(), err.to_string());
+    }
+}
+
+#[test]
+fn offering_a_field_again_replaces_its_choices() {
+    use elicit_core::Choice;
+    use elicit_core::wizard::Prepared;
+    let prepared = Prepared::new()
+        .options("seat", [Choice::new("A1", None)])
+        .options("seat", [Choice::new("B2", None), Choice::new("C3", None)]);
+    let mut flow = Flow::<offered::Offered>::new();
+    let Poll::Ask(request) = flow.poll(&prepared, Revision::V2025_11_25).unwrap() else {
+        panic!("the step asks")
+    };
+    assert_eq!(
+        request.to_params()["requestedSchema"]["properties"]["seat"]["enum"],
+        json!(["B2", "C3"])
+    );
+    assert_eq!(
+        offered_state(&flow),
+        json!([["seat", [["B2", null], ["C3", null]]]])
+    );
+    // A state naming a field twice is refused, not merged.
+    let mut state = serde_json::to_value(flow.state()).unwrap();
+    state["pending"]["prepared"]["options"] =
+        json!([["seat", [["B2", null]]], ["seat", [["C3", null]]]]);
+    let err =
+        Flow::<offered::Offered>::restore(serde_json::from_value(state).unwrap()).unwrap_err();
+    assert!(err.to_string().contains("given twice"), "{err}");
+}
