@@ -8,7 +8,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use elicit_core::Elicit;
 use elicit_core::Revision;
 use elicit_core::seal::{Binding, Keyring, Sealer};
-use elicit_core::wizard::{Flow, Poll, WizardState};
+use elicit_core::wizard::{Flow, Poll, Wizard, WizardState};
 use elicit_examples::ticket::{Cinema, SeatChoice, ShowDate, Snacks, TicketOrder};
 use serde_json::{Value, json};
 
@@ -135,6 +135,15 @@ fn wizard(c: &mut Criterion) {
                 BatchSize::SmallInput,
             )
         });
+        // The round's sealing alone: bind, open and parse the state; write and seal it.
+        let state = flow_at(step, &cinema).into_state();
+        g.bench_function(format!("step_{name}/bind_open_seal_only"), |b| {
+            b.iter(|| {
+                let binding = Binding::new("", "tools/call", "book_tickets", &arguments);
+                let opened: WizardState = sealer.open(&binding, black_box(&token)).unwrap();
+                (opened, sealer.seal(&binding, black_box(&state)).unwrap())
+            })
+        });
     }
     // The pieces of the seat step's request on their own: its runtime options make
     // the form an owned one, so these are the costs of a prepared step.
@@ -150,6 +159,12 @@ fn wizard(c: &mut Criterion) {
     });
     g.bench_function("seat_request/to_params_to_string", |b| {
         b.iter(|| serde_json::to_string(&black_box(&request).to_params()).unwrap())
+    });
+    // The example's own `prepare` hook for the seat step (user code: it formats the
+    // message and copies the free seats of the date), part of the date step's cost.
+    let progress = flow_at(1, &cinema);
+    g.bench_function("seat_request/prepare_hook_only", |b| {
+        b.iter(|| <TicketOrder as Wizard>::prepare(&cinema, black_box(progress.progress()), 1))
     });
     g.bench_function("seat_request/poll_only", |b| {
         b.iter_batched_ref(

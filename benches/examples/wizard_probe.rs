@@ -8,14 +8,16 @@
 //! valgrind --tool=callgrind $P step 0 2000    # ... and 2000 date steps
 //! ```
 //!
-//! (step minus setup) / 2000 is one step's count. Kinds: `setup`; `step` (owned answer
-//! in, next request out); `params` (and the request written to the wire); `value`
+//! (step minus setup) / 2000 is one step's count. Kinds: `setup`; `parse` (one parse
+//! of the step's form, the unit of a step's cost); `prepare` (the seat step's `prepare`
+//! hook alone, given step 1); `step` (owned answer in, next request out); `params` (and the request written to the wire); `value`
 //! (and written through `to_params()`'s `Value`); `sealed` (a whole MRTR round: bind,
 //! open, restore, answer, poll, write the params, seal). Steps: 0 date, 1 seat, 2 snacks.
+use elicit_core::Elicit;
 use elicit_core::Revision;
 use elicit_core::seal::{Binding, Keyring, Sealer};
-use elicit_core::wizard::{Flow, Poll, WizardState};
-use elicit_examples::ticket::{Cinema, TicketOrder};
+use elicit_core::wizard::{Flow, Poll, Wizard, WizardState};
+use elicit_examples::ticket::{Cinema, SeatChoice, ShowDate, Snacks, TicketOrder};
 use serde_json::{Value, json};
 use std::hint::black_box;
 const REV: Revision = Revision::V2025_11_25;
@@ -68,6 +70,22 @@ fn main() {
                 if let Poll::Ask(r) = flow.poll(&cinema, REV).unwrap() {
                     sink += serde_json::to_string(&r.params()).unwrap().len();
                 }
+            }
+        }
+        "parse" => {
+            for (_, a) in &flows {
+                let answer = black_box(a.as_ref());
+                sink += match step {
+                    0 => ShowDate::from_content(answer).is_ok(),
+                    1 => SeatChoice::from_content(answer).is_ok(),
+                    _ => Snacks::from_content(answer).is_ok(),
+                } as usize;
+            }
+        }
+        "prepare" => {
+            for (flow, _) in &flows {
+                let prepared = <TicketOrder as Wizard>::prepare(&cinema, flow.progress(), 1);
+                sink += black_box(prepared).is_some() as usize;
             }
         }
         "value" => {

@@ -79,8 +79,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
-use chacha20poly1305::aead::{Aead, KeyInit, Payload};
-use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use chacha20poly1305::aead::{AeadInOut, KeyInit};
+use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -654,35 +654,33 @@ impl Sealer {
         now: u64,
     ) -> Result<String, SealError> {
         let expires = now.saturating_add(self.ttl.as_secs());
-        let mut plain = expires.to_be_bytes().to_vec();
-        serde_json::to_writer(&mut plain, payload).map_err(SealError::Payload)?;
-        let (id, _) = self.keyring.current();
-        let len = sealed_len(id.as_str().len(), plain.len());
+        // One buffer, `nonce | expiry | JSON | tag`, encrypted in place.
+        let mut body = Vec::with_capacity(NONCE_LEN + EXPIRY_LEN + 512 + TAG_LEN);
+        body.extend_from_slice(&[0; NONCE_LEN]);
+        body.extend_from_slice(&expires.to_be_bytes());
+        serde_json::to_writer(&mut body, payload).map_err(SealError::Payload)?;
+        let (id, key) = self.keyring.current();
+        let plain_len = body.len() - NONCE_LEN;
+        let len = sealed_len(id.as_str().len(), plain_len);
         if len > MAX_TOKEN_LEN {
             return Err(SealError::TooLarge { len });
         }
-        self.seal_bytes(binding, &plain)
-    }
-
-    fn seal_bytes(&self, binding: &Binding, plain: &[u8]) -> Result<String, SealError> {
-        let (id, key) = self.keyring.current();
         let mut nonce = [0u8; NONCE_LEN];
         getrandom::fill(&mut nonce).map_err(|_| SealError::Random)?;
+        body[..NONCE_LEN].copy_from_slice(&nonce);
         let aad = aad(id.as_str(), binding);
-        let sealed = key
+        let tag = key
             .cipher()
-            .encrypt(
-                &XNonce::from(nonce),
-                Payload {
-                    msg: plain,
-                    aad: &aad,
-                },
-            )
-            .map_err(|_| SealError::TooLarge { len: plain.len() })?;
-        let mut body = Vec::with_capacity(NONCE_LEN + sealed.len());
-        body.extend_from_slice(&nonce);
-        body.extend_from_slice(&sealed);
-        Ok(format!("{VERSION}.{id}.{}", URL_SAFE_NO_PAD.encode(body)))
+            .encrypt_inout_detached(&XNonce::from(nonce), &aad, (&mut body[NONCE_LEN..]).into())
+            .map_err(|_| SealError::TooLarge { len: plain_len })?;
+        body.extend_from_slice(&tag);
+        let mut token = String::with_capacity(len);
+        token.push_str(VERSION);
+        token.push('.');
+        token.push_str(id.as_str());
+        token.push('.');
+        URL_SAFE_NO_PAD.encode_string(&body, &mut token);
+        Ok(token)
     }
 
     /// Opens `token` for `binding` and parses its payload.
@@ -701,17 +699,18 @@ impl Sealer {
         token: &str,
         now: u64,
     ) -> Result<T, SealError> {
-        let payload = self.open_bytes_at(binding, token, now)?;
-        serde_json::from_slice(&payload).map_err(SealError::Payload)
+        let (body, payload) = self.open_bytes_at(binding, token, now)?;
+        serde_json::from_slice(&body[payload]).map_err(SealError::Payload)
     }
 
-    /// Opens `token` and returns the payload's JSON bytes, unparsed.
+    /// Opens `token` in place: the decrypted body and where the payload's JSON bytes
+    /// are in it, unparsed.
     fn open_bytes_at(
         &self,
         binding: &Binding,
         token: &str,
         now: u64,
-    ) -> Result<Vec<u8>, SealError> {
+    ) -> Result<(Vec<u8>, std::ops::Range<usize>), SealError> {
         if token.len() > MAX_TOKEN_LEN {
             return Err(SealError::Malformed("too long"));
         }
@@ -730,27 +729,23 @@ impl Sealer {
             .keyring
             .get(id)
             .ok_or_else(|| SealError::UnknownKey(KeyId(id.to_owned())))?;
-        let body = URL_SAFE_NO_PAD
+        let mut body = URL_SAFE_NO_PAD
             .decode(body)
             .map_err(|_| SealError::Malformed("bad base64"))?;
-        if body.len() < NONCE_LEN + TAG_LEN + EXPIRY_LEN {
+        let end = body.len().saturating_sub(TAG_LEN);
+        if end < NONCE_LEN + EXPIRY_LEN {
             return Err(SealError::Malformed("too short"));
         }
-        let (nonce, sealed) = body.split_at(NONCE_LEN);
-        let nonce = XNonce::try_from(nonce).map_err(|_| SealError::Malformed("too short"))?;
+        let (nonce, rest) = body.split_at_mut(NONCE_LEN);
+        let (sealed, tag) = rest.split_at_mut(end - NONCE_LEN);
+        let nonce = XNonce::try_from(&*nonce).map_err(|_| SealError::Malformed("too short"))?;
+        let tag = Tag::try_from(&*tag).map_err(|_| SealError::Malformed("too short"))?;
         let aad = aad(id.as_str(), binding);
-        let mut plain = key
-            .cipher()
-            .decrypt(
-                &nonce,
-                Payload {
-                    msg: sealed,
-                    aad: &aad,
-                },
-            )
+        key.cipher()
+            .decrypt_inout_detached(&nonce, &aad, sealed.into(), &tag)
             .map_err(|_| SealError::Tampered)?;
         // Authenticated, so ours: at least the expiry. Checked all the same.
-        let Some((expires, _)) = plain.split_first_chunk::<EXPIRY_LEN>() else {
+        let Some((expires, _)) = sealed.split_first_chunk::<EXPIRY_LEN>() else {
             return Err(SealError::Tampered);
         };
         let expires = u64::from_be_bytes(*expires);
@@ -759,8 +754,7 @@ impl Sealer {
                 expired_at: expires,
             });
         }
-        plain.drain(..EXPIRY_LEN);
-        Ok(plain)
+        Ok((body, NONCE_LEN + EXPIRY_LEN..end))
     }
 }
 
