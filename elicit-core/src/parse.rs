@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::answer::{
     FieldError, Strictness, ValidationErrors, check_value, default_value, json_type, missing,
 };
-use crate::form::{Field, Form};
+use crate::form::{Choice, Field, FieldKind, Form};
 use crate::outcome::AnswerError;
 
 /// Validates `content` against `form` and deserializes it as `T`, reading the strings
@@ -120,10 +120,53 @@ pub(crate) const fn needed(field: &Field) -> bool {
 /// only its kind's checks remain.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn clean_value(field: &Field, value: &Value, strictness: Strictness) -> bool {
-    let mut errors = Vec::new();
-    !value.is_null()
-        && check_value(field, value, strictness, &mut errors).is_none()
-        && errors.is_empty()
+    match &field.kind {
+        // A choice is good or not, whatever the strictness; nothing is reported here,
+        // so nothing is collected.
+        FieldKind::Select { options, .. } => {
+            matches!(value, Value::String(s) if options.iter().any(|c| c.value == s.as_str()))
+        }
+        FieldKind::MultiSelect {
+            options,
+            min_items,
+            max_items,
+            ..
+        } if options.len() <= 64 => clean_choices(options, *min_items, *max_items, value),
+        _ => {
+            let mut errors = Vec::new();
+            !value.is_null()
+                && check_value(field, value, strictness, &mut errors).is_none()
+                && errors.is_empty()
+        }
+    }
+}
+
+/// A multi-select's list, good as sent: within its item counts, every item one of the
+/// (at most 64) options, none twice.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn clean_choices(options: &[Choice], min: Option<u64>, max: Option<u64>, value: &Value) -> bool {
+    let Value::Array(items) = value else {
+        return false;
+    };
+    let count = items.len() as u64;
+    if min.is_some_and(|m| count < m) || max.is_some_and(|m| count > m) {
+        return false;
+    }
+    let mut chosen = 0u64;
+    for item in items {
+        let Value::String(s) = item else {
+            return false;
+        };
+        let Some(option) = options.iter().position(|c| c.value == s.as_str()) else {
+            return false;
+        };
+        let bit = 1u64 << option;
+        if chosen & bit != 0 {
+            return false;
+        }
+        chosen |= bit;
+    }
+    true
 }
 
 /// The fields a clean answer must have, a bit each (forms of at most 64 fields).
