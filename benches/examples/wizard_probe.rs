@@ -54,6 +54,7 @@ fn main() {
         .map(|_| (flow_at(step, &cinema), Some(answers[step].clone())))
         .collect();
     let mut sink = 0usize;
+    let started = std::time::Instant::now();
     match what.as_str() {
         "setup" => {}
         "step" => {
@@ -88,6 +89,31 @@ fn main() {
                 sink += black_box(prepared).is_some() as usize;
             }
         }
+        "bind" => {
+            for _ in &flows {
+                let binding = Binding::new("", "tools/call", "book_tickets", &json!({}));
+                sink += black_box(binding).name().len();
+            }
+        }
+        "open" => {
+            for _ in &flows {
+                let state: WizardState = sealer.open(&binding, black_box(&token)).unwrap();
+                sink += state.step();
+            }
+        }
+        "seal" => {
+            let state = flow_at(step, &cinema).into_state();
+            for _ in &flows {
+                sink += sealer.seal(&binding, black_box(&state)).unwrap().len();
+            }
+        }
+        "random" => {
+            for _ in &flows {
+                let mut nonce = [0u8; 24];
+                getrandom::fill(&mut nonce).unwrap();
+                sink += black_box(nonce)[0] as usize;
+            }
+        }
         "value" => {
             for (flow, a) in &mut flows {
                 flow.answer_value(&cinema, "accept", black_box(a.take()))
@@ -111,5 +137,9 @@ fn main() {
         }
         _ => panic!(),
     }
+    eprintln!(
+        "{:.0} ns each",
+        started.elapsed().as_nanos() as f64 / n as f64
+    );
     println!("{sink}");
 }
