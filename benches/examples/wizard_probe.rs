@@ -10,9 +10,12 @@
 //!
 //! (step minus setup) / 2000 is one step's count. Kinds: `setup`; `parse` (one parse
 //! of the step's form, the unit of a step's cost); `prepare` (the seat step's `prepare`
-//! hook alone, given step 1); `step` (owned answer in, next request out); `params` (and the request written to the wire); `value`
-//! (and written through `to_params()`'s `Value`); `sealed` (a whole MRTR round: bind,
-//! open, restore, answer, poll, write the params, seal). Steps: 0 date, 1 seat, 2 snacks.
+//! hook alone, given step 1); `step` (owned answer in, next request out); `params` (and
+//! the request written to the wire); `value` (and written through `to_params()`'s
+//! `Value`); `sealed` (a whole MRTR round: bind, open, restore, answer, poll, write the
+//! params, seal); the round's sealing alone: `bind`, `open`, `seal`, `random` (the nonce).
+//! Steps: 0 date, 1 seat, 2 snacks. The wall-clock time per iteration goes to stderr.
+
 use elicit_core::Elicit;
 use elicit_core::Revision;
 use elicit_core::seal::{Binding, Keyring, Sealer};
