@@ -819,6 +819,50 @@ mod tests {
         String::from_utf8(bytes).unwrap()
     }
 
+    /// The token format is the AEAD's own output: `nonce | ciphertext | tag` over
+    /// `expiry | JSON`. A token built with the plain `encrypt` (as earlier builds sealed,
+    /// before sealing in place) opens, and a token sealed now decrypts with it.
+    #[test]
+    fn tokens_are_the_aeads_plain_output() {
+        use chacha20poly1305::aead::{Aead, Payload};
+        let key = Key::generate();
+        let cipher = key.cipher();
+        let s = Sealer::new(Keyring::new("k1", key).unwrap());
+        let aad = aad("k1", &binding());
+        let nonce = [7u8; NONCE_LEN];
+        let mut plain = (now() + 60).to_be_bytes().to_vec();
+        plain.extend_from_slice(br#"{"step":2}"#);
+        let payload = Payload {
+            msg: &plain,
+            aad: &aad,
+        };
+        let sealed = cipher.encrypt(&XNonce::from(nonce), payload).unwrap();
+        let token = format!(
+            "v1.k1.{}",
+            URL_SAFE_NO_PAD.encode([&nonce[..], &sealed].concat())
+        );
+        let v: Value = s.open(&binding(), &token).unwrap();
+        assert_eq!(v, json!({"step": 2}));
+
+        let token = s.seal(&binding(), &json!({"step": 3})).unwrap();
+        assert_eq!(
+            token.len(),
+            sealed_len(2, EXPIRY_LEN + br#"{"step":3}"#.len())
+        );
+        let body = URL_SAFE_NO_PAD
+            .decode(token.rsplit('.').next().unwrap())
+            .unwrap();
+        let (nonce, sealed) = body.split_at(NONCE_LEN);
+        let payload = Payload {
+            msg: sealed,
+            aad: &aad,
+        };
+        let plain = cipher
+            .decrypt(&XNonce::try_from(nonce).unwrap(), payload)
+            .unwrap();
+        assert_eq!(&plain[EXPIRY_LEN..], br#"{"step":3}"#);
+    }
+
     #[test]
     fn roundtrip() {
         let s = sealer();
