@@ -149,7 +149,7 @@ fn limits(c: &mut Criterion) {
     // Wizard state: a 16 MiB `requestState` is refused before it is decoded.
     let sealer = Sealer::new(Keyring::generate());
     let binding = Binding::new("", "tools/call", "book_tickets", &json!({}));
-    let huge_state = format!("v1.k1.{}", "A".repeat(16 * MIB));
+    let huge_state = format!("v2.k1.{}", "A".repeat(16 * MIB));
     let r = report("state_16mib", || {
         sealer.open::<Value>(&binding, &huge_state)
     });

@@ -53,8 +53,8 @@ fn round(state: &str, cinema: &Cinema, answer: Value) -> (String, String) {
     (params, serde_json::to_string(&flow.into_state()).unwrap())
 }
 
-/// One MRTR round as the 2026-07-28 adapter runs it: bind the request (digest of its
-/// arguments), open the sealed `requestState` (authenticate, decrypt, check expiry
+/// One MRTR round as the 2026-07-28 adapter runs it: bind the request (its arguments
+/// in canonical JSON), open the sealed `requestState` (authenticate, decrypt, check expiry
 /// and binding, parse), restore, answer, ask the next question, seal the new state.
 /// The answer arrives owned (deserialized from the request's `inputResponses`), as in
 /// the adapter.

@@ -214,6 +214,7 @@ pub fn split_result(result: &Value) -> Result<(&str, Option<&Value>), AnswerErro
 }
 
 /// [`split_result`] for a result the caller owns: the action and the content move out.
+#[cfg(feature = "rmcp")]
 pub(crate) fn split_result_owned(result: Value) -> Result<(String, Option<Value>), AnswerError> {
     let Value::Object(mut map) = result else {
         return Err(AnswerError::Malformed(NOT_AN_OBJECT));

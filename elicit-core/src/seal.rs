@@ -6,8 +6,8 @@
 //! retry. That string is attacker-controlled and carries the user's answers so far, so
 //! it is sealed with XChaCha20-Poly1305 (encrypted, not only signed: answers can be
 //! personal data), with an expiry inside the authenticated payload and a [`Binding`]
-//! (principal, method, tool or prompt name, a digest of the arguments) as associated
-//! data. A token sealed for one call opens for no other.
+//! (principal, method, tool or prompt name, the arguments) as associated data. A token
+//! sealed for one call opens for no other.
 //!
 //! ```
 //! use elicit_core::seal::{Binding, Key, Keyring, SealError, Sealer};
@@ -17,7 +17,7 @@
 //! let args = json!({"event": "concert", "seats": 2});
 //! let binding = Binding::new("alice", "tools/call", "book_tickets", &args);
 //! let token = sealer.seal(&binding, &json!({"step": 2}))?;
-//! assert!(token.starts_with("v1.k1."));
+//! assert!(token.starts_with("v2.k1."));
 //! let back: serde_json::Value = sealer.open(&binding, &token)?;
 //! assert_eq!(back["step"], 2);
 //!
@@ -32,11 +32,15 @@
 //!
 //! # Token format
 //!
-//! `v1.<key id>.<base64url without padding of (24-byte nonce || ciphertext || 16-byte tag)>`.
-//! The plaintext is the expiry (8 bytes, big-endian seconds since the Unix epoch)
-//! followed by the payload as JSON. The associated data is `v1.<key id>.` followed by
-//! the 32-byte [`Binding`] digest, so the version, the key id and the binding are all
-//! authenticated without being stored. Tokens longer than [`MAX_TOKEN_LEN`] are
+//! `v2.<key id>.<base64url without padding of (24-byte nonce || ciphertext || 16-byte tag)>`,
+//! the nonce, ciphertext and tag being XChaCha20-Poly1305's. The plaintext is the
+//! expiry (8 bytes, big-endian seconds since the Unix epoch) followed by the payload as
+//! JSON. The associated data is `v2.<key id>.` followed by the [`Binding`]'s four parts,
+//! each as its length (8 bytes, big-endian) and its bytes: principal, method, name, and
+//! the arguments as canonical JSON (see [`Binding::new`]). So the version, the key id
+//! and the binding are all authenticated without being stored.
+//! (`v1` tokens, from before 0.1's release, bound a SHA-256 digest of the binding
+//! instead; they no longer open.) Tokens longer than [`MAX_TOKEN_LEN`] are
 //! refused before any decoding, and never produced.
 //!
 //! A token sealed for another binding fails authentication exactly like a changed
@@ -79,12 +83,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
-use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
+use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, Nonce, Tag, UnboundKey};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 /// The longest token [`Sealer::open`] reads (64 KiB); longer input is refused before
 /// any decoding, and [`Sealer::seal`] never produces a longer one.
@@ -93,7 +95,7 @@ pub const MAX_TOKEN_LEN: usize = 64 * 1024;
 /// How long a sealed token opens (15 minutes), unless the [`Sealer`] says otherwise.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
 
-const VERSION: &str = "v1";
+const VERSION: &str = "v2";
 const NONCE_LEN: usize = 24;
 const TAG_LEN: usize = 16;
 const EXPIRY_LEN: usize = 8;
@@ -127,8 +129,19 @@ impl Key {
         URL_SAFE_NO_PAD.encode(self.0)
     }
 
-    fn cipher(&self) -> XChaCha20Poly1305 {
-        XChaCha20Poly1305::new(&chacha20poly1305::Key::from(self.0))
+    /// XChaCha20-Poly1305 under this key and `nonce`: the ChaCha20-Poly1305 of RFC 8439
+    /// under the subkey HChaCha20(key, first 16 bytes of the nonce), with the nonce's
+    /// last 8 bytes after 4 zero bytes as its nonce.
+    fn cipher(&self, nonce: &[u8; NONCE_LEN]) -> (LessSafeKey, Nonce) {
+        let head: [u8; 16] = std::array::from_fn(|i| nonce[i]);
+        let subkey = chacha20::hchacha::<chacha20::R20>(&self.0.into(), &head.into());
+        let mut inner = [0u8; 12];
+        inner[4..].copy_from_slice(&nonce[16..]);
+        // A 32-byte key is what ChaCha20-Poly1305 takes: `new` cannot fail here.
+        let key = UnboundKey::new(&CHACHA20_POLY1305, &subkey)
+            .map(LessSafeKey::new)
+            .unwrap_or_else(|_| unreachable!("ChaCha20-Poly1305 takes a 32-byte key"));
+        (key, Nonce::assume_unique_for_key(inner))
     }
 }
 
@@ -387,26 +400,26 @@ impl FromStr for Keyring {
     }
 }
 
-/// What a token is bound to: the principal, the request's method and target, and a
-/// digest of its arguments. Its digest is the associated data of the cipher; it is
-/// never written into the token.
+/// What a token is bound to: the principal, the request's method and target, and its
+/// arguments. It is the associated data of the cipher, never written into the token.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Binding {
-    principal: String,
-    method: String,
-    name: String,
-    args_digest: [u8; 32],
-    /// The digest of all four parts, computed once: every seal and open uses it.
-    digest: [u8; 32],
+    /// The four parts as the associated data carries them, made once (every seal and
+    /// open reads them): each its length (8 bytes, big-endian) then its bytes, so no
+    /// two bindings meet by concatenation (`"ab" + "c"` against `"a" + "bc"`).
+    parts: Vec<u8>,
+    /// Where the principal, method and name are in `parts`.
+    ends: [usize; 3],
 }
 
 impl fmt::Debug for Binding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The arguments can be personal data: only their size shows.
         f.debug_struct("Binding")
-            .field("principal", &self.principal)
-            .field("method", &self.method)
-            .field("name", &self.name)
-            .field("args_digest", &hex_prefix(&self.args_digest))
+            .field("principal", &self.principal())
+            .field("method", &self.method())
+            .field("name", &self.name())
+            .field("arguments_len", &self.arguments().len())
             .finish()
     }
 }
@@ -416,89 +429,66 @@ impl Binding {
     /// calling `method` (`"tools/call"`, `"prompts/get"`) on `name` with `arguments`
     /// (the request's arguments object, without the `requestState` itself).
     ///
-    /// The arguments are digested canonically, see [`Binding::digest_arguments`], so
-    /// the same arguments with their keys in another order bind the same.
-    pub fn new(principal: &str, method: &str, name: &str, arguments: &Value) -> Binding {
-        Binding::with_args_digest(
-            principal,
-            method,
-            name,
-            Binding::digest_arguments(arguments),
-        )
-    }
-
-    /// A binding whose arguments the caller has digested already.
-    pub fn with_args_digest(
-        principal: &str,
-        method: &str,
-        name: &str,
-        args_digest: [u8; 32],
-    ) -> Binding {
-        Binding {
-            principal: principal.to_owned(),
-            method: method.to_owned(),
-            name: name.to_owned(),
-            args_digest,
-            digest: binding_digest(principal, method, name, &args_digest),
-        }
-    }
-
-    /// SHA-256 of `arguments` written as compact JSON with every object's keys sorted
-    /// (by their UTF-8 bytes), at every depth.
+    /// The arguments are bound as compact JSON with every object's keys sorted (by
+    /// their UTF-8 bytes), at every depth, so the same arguments with their keys in
+    /// another order bind the same. That is byte for byte what `serde_json::to_vec`
+    /// writes when serde_json's `Map` is a sorted `BTreeMap`, i.e. without its
+    /// `preserve_order` feature; the keys are sorted here all the same, so a crate
+    /// elsewhere in the build that turns `preserve_order` on (features unify) does not
+    /// make the binding depend on the order in which the client sent the keys. Numbers
+    /// are written as serde_json parsed them (`1` and `1.0` differ).
     ///
-    /// That is byte for byte what `serde_json::to_vec` writes when serde_json's `Map`
-    /// is a sorted `BTreeMap`, i.e. without its `preserve_order` feature. The keys are
-    /// sorted here all the same, so a crate elsewhere in the build that turns
-    /// `preserve_order` on (features unify) does not make the digest depend on the
-    /// order in which the client happened to send the keys. Numbers are written as
-    /// serde_json parsed them (`1` and `1.0` differ).
-    pub fn digest_arguments(arguments: &Value) -> [u8; 32] {
-        let mut out = Vec::new();
-        canonical_json(arguments, &mut out);
-        Sha256::digest(&out).into()
+    /// ```
+    /// use elicit_core::seal::Binding;
+    /// use serde_json::json;
+    ///
+    /// let a = Binding::new("alice", "tools/call", "book", &json!({"a": 1, "b": [2]}));
+    /// let b = Binding::new("alice", "tools/call", "book", &json!({"b": [2], "a": 1}));
+    /// assert_eq!(a, b);
+    /// assert_eq!(a.arguments(), r#"{"a":1,"b":[2]}"#);
+    /// ```
+    pub fn new(principal: &str, method: &str, name: &str, arguments: &Value) -> Binding {
+        let mut parts =
+            Vec::with_capacity(4 * 8 + principal.len() + method.len() + name.len() + 64);
+        let mut ends = [0; 3];
+        for (end, part) in ends.iter_mut().zip([principal, method, name]) {
+            parts.extend_from_slice(&(part.len() as u64).to_be_bytes());
+            parts.extend_from_slice(part.as_bytes());
+            *end = parts.len();
+        }
+        parts.extend_from_slice(&[0; 8]);
+        let start = parts.len();
+        canonical_json(arguments, &mut parts);
+        let len = (parts.len() - start) as u64;
+        parts[start - 8..start].copy_from_slice(&len.to_be_bytes());
+        Binding { parts, ends }
+    }
+
+    /// The part that ends at `end`, after its 8-byte length.
+    fn part(&self, start: usize, end: usize) -> &str {
+        // Every part was written from a `&str`, so this never falls back.
+        std::str::from_utf8(self.parts.get(start + 8..end).unwrap_or_default()).unwrap_or_default()
     }
 
     /// The principal.
     pub fn principal(&self) -> &str {
-        &self.principal
+        self.part(0, self.ends[0])
     }
 
     /// The method, such as `tools/call`.
     pub fn method(&self) -> &str {
-        &self.method
+        self.part(self.ends[0], self.ends[1])
     }
 
     /// The tool's or prompt's name.
     pub fn name(&self) -> &str {
-        &self.name
+        self.part(self.ends[1], self.ends[2])
     }
 
-    /// The digest of the arguments.
-    pub fn args_digest(&self) -> &[u8; 32] {
-        &self.args_digest
+    /// The arguments as bound: canonical JSON (see [`Binding::new`]).
+    pub fn arguments(&self) -> &str {
+        self.part(self.ends[2], self.parts.len())
     }
-
-    /// The digest of all parts (the cipher's associated data).
-    fn digest(&self) -> &[u8; 32] {
-        &self.digest
-    }
-}
-
-/// One digest over all parts of a binding, each length-prefixed so that no two
-/// different bindings meet by concatenation (`"ab" + "c"` against `"a" + "bc"`).
-fn binding_digest(principal: &str, method: &str, name: &str, args_digest: &[u8; 32]) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(b"elicit-seal-binding-v1");
-    for part in [
-        principal.as_bytes(),
-        method.as_bytes(),
-        name.as_bytes(),
-        args_digest,
-    ] {
-        h.update((part.len() as u64).to_be_bytes());
-        h.update(part);
-    }
-    h.finalize().into()
 }
 
 /// Compact JSON with sorted keys. Scalars are written by serde_json (writing a
@@ -669,11 +659,11 @@ impl Sealer {
         getrandom::fill(&mut nonce).map_err(|_| SealError::Random)?;
         body[..NONCE_LEN].copy_from_slice(&nonce);
         let aad = aad(id.as_str(), binding);
-        let tag = key
-            .cipher()
-            .encrypt_inout_detached(&XNonce::from(nonce), &aad, (&mut body[NONCE_LEN..]).into())
+        let (cipher, nonce) = key.cipher(&nonce);
+        let tag = cipher
+            .seal_in_place_separate_tag(nonce, Aad::from(&aad), &mut body[NONCE_LEN..])
             .map_err(|_| SealError::TooLarge { len: plain_len })?;
-        body.extend_from_slice(&tag);
+        body.extend_from_slice(tag.as_ref());
         let mut token = String::with_capacity(len);
         token.push_str(VERSION);
         token.push('.');
@@ -700,7 +690,14 @@ impl Sealer {
         now: u64,
     ) -> Result<T, SealError> {
         let (body, payload) = self.open_bytes_at(binding, token, now)?;
-        serde_json::from_slice(&body[payload]).map_err(SealError::Payload)
+        let json = &body[payload];
+        // Checked as UTF-8 once, the JSON reads faster than from bytes, which checks
+        // every string on its own; bytes that are not UTF-8 get serde_json's error.
+        match std::str::from_utf8(json) {
+            Ok(json) => serde_json::from_str(json),
+            Err(_) => serde_json::from_slice(json),
+        }
+        .map_err(SealError::Payload)
     }
 
     /// Opens `token` in place: the decrypted body and where the payload's JSON bytes
@@ -738,11 +735,12 @@ impl Sealer {
         }
         let (nonce, rest) = body.split_at_mut(NONCE_LEN);
         let (sealed, tag) = rest.split_at_mut(end - NONCE_LEN);
-        let nonce = XNonce::try_from(&*nonce).map_err(|_| SealError::Malformed("too short"))?;
+        let nonce: [u8; NONCE_LEN] = std::array::from_fn(|i| nonce[i]);
         let tag = Tag::try_from(&*tag).map_err(|_| SealError::Malformed("too short"))?;
         let aad = aad(id.as_str(), binding);
-        key.cipher()
-            .decrypt_inout_detached(&nonce, &aad, sealed.into(), &tag)
+        let (cipher, nonce) = key.cipher(&nonce);
+        cipher
+            .open_in_place_separate_tag(nonce, Aad::from(&aad), tag, sealed, 0..)
             .map_err(|_| SealError::Tampered)?;
         // Authenticated, so ours: at least the expiry. Checked all the same.
         let Some((expires, _)) = sealed.split_first_chunk::<EXPIRY_LEN>() else {
@@ -765,13 +763,14 @@ fn sealed_len(id_len: usize, plain_len: usize) -> usize {
     VERSION.len() + 1 + id_len + 1 + (4 * body).div_ceil(3)
 }
 
+/// The associated data: `v2.<key id>.` then the binding's parts.
 fn aad(id: &str, binding: &Binding) -> Vec<u8> {
-    let mut aad = Vec::with_capacity(VERSION.len() + id.len() + 2 + 32);
+    let mut aad = Vec::with_capacity(VERSION.len() + id.len() + 2 + binding.parts.len());
     aad.extend_from_slice(VERSION.as_bytes());
     aad.push(b'.');
     aad.extend_from_slice(id.as_bytes());
     aad.push(b'.');
-    aad.extend_from_slice(binding.digest());
+    aad.extend_from_slice(&binding.parts);
     aad
 }
 
@@ -780,12 +779,6 @@ fn now() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0)
-}
-
-fn hex_prefix(bytes: &[u8]) -> String {
-    let mut s: String = bytes.iter().take(6).map(|b| format!("{b:02x}")).collect();
-    s.push_str("..");
-    s
 }
 
 /// A random identifier (128 bits, URL-safe base64 without padding, 22 characters),
@@ -819,48 +812,79 @@ mod tests {
         String::from_utf8(bytes).unwrap()
     }
 
-    /// The token format is the AEAD's own output: `nonce | ciphertext | tag` over
-    /// `expiry | JSON`. A token built with the plain `encrypt` (as earlier builds sealed,
-    /// before sealing in place) opens, and a token sealed now decrypts with it.
+    /// The token format is XChaCha20-Poly1305's own output: `nonce | ciphertext | tag`
+    /// over `expiry | JSON`, as the reference implementation (RustCrypto's
+    /// `chacha20poly1305`) makes it. A token built with it opens, and a token sealed here
+    /// decrypts with it: the HChaCha20 subkey and ring's ChaCha20-Poly1305 are the same
+    /// cipher.
     #[test]
-    fn tokens_are_the_aeads_plain_output() {
-        use chacha20poly1305::aead::{Aead, Payload};
+    fn tokens_are_xchacha20poly1305_output() {
+        use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+        use chacha20poly1305::{XChaCha20Poly1305, XNonce};
         let key = Key::generate();
-        let cipher = key.cipher();
+        let reference = XChaCha20Poly1305::new(&key.0.into());
         let s = Sealer::new(Keyring::new("k1", key).unwrap());
         let aad = aad("k1", &binding());
-        let nonce = [7u8; NONCE_LEN];
-        let mut plain = (now() + 60).to_be_bytes().to_vec();
-        plain.extend_from_slice(br#"{"step":2}"#);
-        let payload = Payload {
-            msg: &plain,
-            aad: &aad,
-        };
-        let sealed = cipher.encrypt(&XNonce::from(nonce), payload).unwrap();
-        let token = format!(
-            "v1.k1.{}",
-            URL_SAFE_NO_PAD.encode([&nonce[..], &sealed].concat())
-        );
-        let v: Value = s.open(&binding(), &token).unwrap();
-        assert_eq!(v, json!({"step": 2}));
+        for len in [0, 1, 15, 16, 17, 63, 64, 65, 300, 4096] {
+            let nonce: [u8; NONCE_LEN] = std::array::from_fn(|i| (i * 7 + len) as u8);
+            let mut plain = (now() + 60).to_be_bytes().to_vec();
+            plain.extend_from_slice(format!(r#"{{"s":"{}"}}"#, "x".repeat(len)).as_bytes());
+            let payload = Payload {
+                msg: &plain,
+                aad: &aad,
+            };
+            let sealed = reference.encrypt(&XNonce::from(nonce), payload).unwrap();
+            let token = format!(
+                "v2.k1.{}",
+                URL_SAFE_NO_PAD.encode([&nonce[..], &sealed].concat())
+            );
+            let v: Value = s.open(&binding(), &token).unwrap();
+            assert_eq!(v["s"].as_str().map(str::len), Some(len));
 
-        let token = s.seal(&binding(), &json!({"step": 3})).unwrap();
+            let payload = json!({"s": "y".repeat(len)});
+            let token = s.seal(&binding(), &payload).unwrap();
+            let json = serde_json::to_vec(&payload).unwrap();
+            assert_eq!(token.len(), sealed_len(2, EXPIRY_LEN + json.len()));
+            let body = URL_SAFE_NO_PAD
+                .decode(token.rsplit('.').next().unwrap())
+                .unwrap();
+            let (nonce, sealed) = body.split_at(NONCE_LEN);
+            let payload = Payload {
+                msg: sealed,
+                aad: &aad,
+            };
+            let plain = reference
+                .decrypt(&XNonce::try_from(nonce).unwrap(), payload)
+                .unwrap();
+            assert_eq!(&plain[EXPIRY_LEN..], &json[..]);
+        }
+    }
+
+    /// The associated data is the version, the key id and the binding's parts, each
+    /// length-prefixed, exactly as the module's documentation says.
+    #[test]
+    fn associated_data_layout() {
+        let b = Binding::new("al", "tools/call", "book", &json!({"b": [2], "a": 1}));
+        let mut want = b"v2.k1.".to_vec();
+        for part in ["al", "tools/call", "book", r#"{"a":1,"b":[2]}"#] {
+            want.extend_from_slice(&(part.len() as u64).to_be_bytes());
+            want.extend_from_slice(part.as_bytes());
+        }
+        assert_eq!(aad("k1", &b), want);
         assert_eq!(
-            token.len(),
-            sealed_len(2, EXPIRY_LEN + br#"{"step":3}"#.len())
+            (b.principal(), b.method(), b.name(), b.arguments()),
+            ("al", "tools/call", "book", r#"{"a":1,"b":[2]}"#)
         );
-        let body = URL_SAFE_NO_PAD
-            .decode(token.rsplit('.').next().unwrap())
-            .unwrap();
-        let (nonce, sealed) = body.split_at(NONCE_LEN);
-        let payload = Payload {
-            msg: sealed,
-            aad: &aad,
-        };
-        let plain = cipher
-            .decrypt(&XNonce::try_from(nonce).unwrap(), payload)
-            .unwrap();
-        assert_eq!(&plain[EXPIRY_LEN..], br#"{"step":3}"#);
+        // No two bindings meet by concatenation.
+        assert_ne!(
+            Binding::new("ab", "c", "d", &json!({})),
+            Binding::new("a", "bc", "d", &json!({}))
+        );
+        let debug = format!("{b:?}");
+        assert!(
+            debug.contains("arguments_len: 15") && !debug.contains("\"a\""),
+            "{debug}"
+        );
     }
 
     #[test]
@@ -869,7 +893,7 @@ mod tests {
         let t = s
             .seal(&binding(), &json!({"x": "é", "email": "alice@example.com"}))
             .unwrap();
-        assert!(t.starts_with("v1.k1."));
+        assert!(t.starts_with("v2.k1."));
         assert!(t.len() <= MAX_TOKEN_LEN);
         let v: Value = s.open(&binding(), &t).unwrap();
         assert_eq!(v, json!({"x": "é", "email": "alice@example.com"}));
@@ -910,12 +934,10 @@ mod tests {
             serde_json::from_str(r#"{"z":{"q":1,"p":[{"d":4,"c":3}]},"y":null}"#).unwrap();
         let y: Value =
             serde_json::from_str(r#"{"y":null,"z":{"p":[{"c":3,"d":4}],"q":1}}"#).unwrap();
-        assert_eq!(Binding::digest_arguments(&x), Binding::digest_arguments(&y));
+        let bind = |args: &Value| Binding::new("", "tools/call", "t", args);
+        assert_eq!(bind(&x), bind(&y));
         // Array order does matter.
-        assert_ne!(
-            Binding::digest_arguments(&json!([1, 2])),
-            Binding::digest_arguments(&json!([2, 1]))
-        );
+        assert_ne!(bind(&json!([1, 2])), bind(&json!([2, 1])));
     }
 
     /// With serde_json's sorted maps (no `preserve_order`), the canonical form is what
@@ -962,10 +984,10 @@ mod tests {
             .unwrap();
         let s = Sealer::new(ring);
         let t = s.seal(&binding(), &json!({"x": 1})).unwrap();
-        let body = t.strip_prefix("v1.k2.").unwrap();
+        let body = t.strip_prefix("v2.k2.").unwrap();
 
         // The version.
-        for v in ["v2", "V1", "v0", ""] {
+        for v in ["v1", "V2", "v3", ""] {
             assert!(matches!(
                 s.open::<Value>(&binding(), &format!("{v}.k2.{body}")),
                 Err(SealError::Malformed(_))
@@ -973,20 +995,20 @@ mod tests {
         }
         // The key id: unknown, or another key of the ring.
         assert!(matches!(
-            s.open::<Value>(&binding(), &format!("v1.k3.{body}")),
+            s.open::<Value>(&binding(), &format!("v2.k3.{body}")),
             Err(SealError::UnknownKey(id)) if id == "k3"
         ));
         assert!(matches!(
-            s.open::<Value>(&binding(), &format!("v1.k1.{body}")),
+            s.open::<Value>(&binding(), &format!("v2.k1.{body}")),
             Err(SealError::Tampered)
         ));
         assert!(matches!(
-            s.open::<Value>(&binding(), &format!("v1.k2!.{body}")),
+            s.open::<Value>(&binding(), &format!("v2.k2!.{body}")),
             Err(SealError::Malformed(_))
         ));
         // The nonce, the ciphertext and the tag (the last character can carry unused
         // bits, so stay before it).
-        let start = "v1.k2.".len();
+        let start = "v2.k2.".len();
         for i in [start, start + 20, start + 40, start + 60, t.len() - 2] {
             assert!(
                 matches!(
@@ -1087,7 +1109,7 @@ mod tests {
         let after = Sealer::new(ring.clone());
         assert_eq!(after.open::<Value>(&binding(), &t).unwrap(), json!(1));
         let fresh = after.seal(&binding(), &json!(2)).unwrap();
-        assert!(fresh.starts_with("v1.k2."));
+        assert!(fresh.starts_with("v2.k2."));
         assert_eq!(after.open::<Value>(&binding(), &fresh).unwrap(), json!(2));
         // The old keyring cannot open new tokens; after retiring k1 old tokens fail.
         assert!(matches!(
@@ -1224,7 +1246,7 @@ mod tests {
             Err(SealError::TooLarge { .. })
         ));
         // Over the limit is refused before anything else is looked at.
-        let long = "v1.k1.".to_owned() + &"A".repeat(MAX_TOKEN_LEN);
+        let long = "v2.k1.".to_owned() + &"A".repeat(MAX_TOKEN_LEN);
         assert!(matches!(
             s.open::<Value>(&binding(), &long),
             Err(SealError::Malformed("too long"))
@@ -1243,20 +1265,20 @@ mod tests {
             ".",
             "..",
             "...",
-            "v1",
-            "v1.",
-            "v1.k1",
-            "v1.k1.",
+            "v2",
+            "v2.",
+            "v2.k1",
+            "v2.k1.",
             "v2.k1.AAAA",
-            "v1.k1.!!!!",
-            "v1..AAAA",
-            "v1.k1.AAAA",
-            "v1.k1.A",
-            "v1.k1.====",
-            "v1.é.AAAA",
-            "v1.k1.é",
+            "v2.k1.!!!!",
+            "v2..AAAA",
+            "v2.k1.AAAA",
+            "v2.k1.A",
+            "v2.k1.====",
+            "v2.é.AAAA",
+            "v2.k1.é",
             "\0",
-            "v1.k1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "v2.k1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
         ] {
             assert!(s.open::<Value>(&binding(), t).is_err(), "{t:?}");
         }
@@ -1270,7 +1292,7 @@ mod tests {
             let body = URL_SAFE_NO_PAD.encode(&buf[..len.max(NONCE_LEN + TAG_LEN + EXPIRY_LEN)]);
             let kid = if n % 2 == 0 { "k1" } else { "kx" };
             assert!(
-                s.open::<Value>(&binding(), &format!("v1.{kid}.{body}"))
+                s.open::<Value>(&binding(), &format!("v2.{kid}.{body}"))
                     .is_err()
             );
         }
