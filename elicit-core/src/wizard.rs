@@ -225,6 +225,9 @@ pub trait Wizard: Sized {
     fn finish(progress: Self::Progress) -> Option<Self>;
 }
 
+/// Per field, the choices a `Prepared` offers.
+type Offers = Vec<(Cow<'static, str>, Vec<Choice>)>;
+
 /// Runtime changes to a step, returned by its `prepare` hook.
 ///
 /// ```
@@ -245,9 +248,9 @@ pub struct Prepared {
     /// Per field, the choices offered. Once the step's form is built they live in the
     /// form (see [`Prepared::apply`]) and this list keeps the field names.
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "offered")]
-    options: Vec<(String, Vec<Choice>)>,
+    options: Offers,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    defaults: Vec<(String, Value)>,
+    defaults: Vec<(Cow<'static, str>, Value)>,
 }
 
 impl Prepared {
@@ -266,9 +269,11 @@ impl Prepared {
     /// them; an enum field (single or multi) is narrowed to them, which must be among its
     /// variants. Answers are checked against the choices offered. Offering choices for
     /// the same field again replaces the earlier ones.
+    ///
+    /// A field named by a `&'static str` (the usual literal) is not copied.
     pub fn options(
         mut self,
-        field: impl Into<String>,
+        field: impl Into<Cow<'static, str>>,
         choices: impl IntoIterator<Item = Choice>,
     ) -> Prepared {
         let field = field.into();
@@ -281,18 +286,29 @@ impl Prepared {
     }
 
     /// Pre-fills `field` with `value` (checked against the field's type and bounds).
-    pub fn default_value(mut self, field: impl Into<String>, value: impl Into<Value>) -> Prepared {
+    pub fn default_value(
+        mut self,
+        field: impl Into<Cow<'static, str>>,
+        value: impl Into<Value>,
+    ) -> Prepared {
         self.defaults.push((field.into(), value.into()));
         self
     }
 
     /// Builds the step's form: the static one when nothing changes it, else a copy
-    /// with the changes applied. The offered choices move into that form, which keeps
-    /// the only copy of them (the state writes them out from there); when the changes
-    /// are refused they stay here, as they were.
+    /// with the changes applied. The offered choices and the message move into what
+    /// is built, which keeps the only copy of them (the state writes them out from
+    /// there); when the changes are refused they stay here, as they were.
     fn apply(&mut self, base: &'static Form) -> Result<StepForm, String> {
         if self.options.is_empty() && self.defaults.is_empty() {
-            return Ok(StepForm::Static(base));
+            return Ok(match self.message.take() {
+                None => StepForm::Static(base),
+                message @ Some(_) => StepForm::Built(Arc::new(Built {
+                    form: base.clone(),
+                    base,
+                    message,
+                })),
+            });
         }
         let mut fields = base.fields().to_vec();
         let built = self.change(&mut fields).and_then(|()| {
@@ -306,10 +322,11 @@ impl Prepared {
             strip_unknown: base.strips_unknown_keys(),
             ..Form::from_checked(fields)
         };
-        Ok(StepForm::Shared {
-            form: Arc::new(form),
+        Ok(StepForm::Built(Arc::new(Built {
+            form,
             base,
-        })
+            message: self.message.take(),
+        })))
     }
 
     /// Applies the options and defaults to `fields`, moving the offered choices.
@@ -322,7 +339,7 @@ impl Prepared {
         for (name, choices) in &mut self.options {
             let field = fields
                 .iter_mut()
-                .find(|f| f.name == name.as_str())
+                .find(|f| f.name == *name)
                 .ok_or_else(|| format!("the form has no field `{name}` to offer options for"))?;
             field.kind = match &field.kind {
                 FieldKind::String { .. } => FieldKind::Select {
@@ -381,7 +398,7 @@ impl Prepared {
         for (name, value) in &self.defaults {
             let field = fields
                 .iter_mut()
-                .find(|f| f.name == name.as_str())
+                .find(|f| f.name == *name)
                 .ok_or_else(|| format!("the form has no field `{name}` to set a default for"))?;
             set_default(&mut field.kind, value)
                 .map_err(|what| format!("the default for `{name}` must be {what}"))?;
@@ -396,15 +413,15 @@ impl Prepared {
             if !choices.is_empty() {
                 continue;
             }
-            let options = fields
-                .iter_mut()
-                .find(|f| f.name == name.as_str())
-                .and_then(|f| match &mut f.kind {
-                    FieldKind::Select { options, .. } | FieldKind::MultiSelect { options, .. } => {
-                        Some(options)
-                    }
-                    _ => None,
-                });
+            let options =
+                fields
+                    .iter_mut()
+                    .find(|f| f.name == *name)
+                    .and_then(|f| match &mut f.kind {
+                        FieldKind::Select { options, .. }
+                        | FieldKind::MultiSelect { options, .. } => Some(options),
+                        _ => None,
+                    });
             if let Some(Cow::Owned(moved)) = options {
                 *choices = std::mem::take(moved);
             }
@@ -443,13 +460,15 @@ fn narrow(
 /// The offered choices of a `Prepared` as the state saves them: per field
 /// `[name, [[value, title or null], ...]]`.
 mod offered {
+    use std::borrow::Cow;
+
     use serde::ser::SerializeSeq;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use crate::form::Choice;
 
     pub(super) fn serialize<S: Serializer>(
-        options: &[(String, Vec<Choice>)],
+        options: &[(Cow<'static, str>, Vec<Choice>)],
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(options.len()))?;
@@ -461,7 +480,7 @@ mod offered {
 
     pub(super) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Vec<(String, Vec<Choice>)>, D::Error> {
+    ) -> Result<super::Offers, D::Error> {
         let saved = Vec::<(String, Vec<(String, Option<String>)>)>::deserialize(deserializer)?;
         Ok(saved
             .into_iter()
@@ -470,7 +489,7 @@ mod offered {
                     .into_iter()
                     .map(|(value, title)| Choice::owned(value, title))
                     .collect();
-                (name, choices)
+                (Cow::Owned(name), choices)
             })
             .collect())
     }
@@ -565,8 +584,7 @@ pub enum Outcome<W> {
 #[derive(Clone, Debug)]
 pub struct Request {
     step: StepId,
-    /// The step's static message as it is, or one computed for this ask.
-    message: Cow<'static, str>,
+    message: Message,
     form: StepForm,
     revision: Revision,
     attempt: u32,
@@ -580,7 +598,11 @@ impl Request {
 
     /// The message to send (with the reason when a step is asked again).
     pub fn message(&self) -> &str {
-        &self.message
+        match &self.message {
+            Message::Static(message) => message,
+            Message::InForm => self.form.message().unwrap_or_default(),
+            Message::Owned(message) => message,
+        }
     }
 
     /// The form, with runtime choices and defaults applied.
@@ -624,10 +646,21 @@ impl Request {
     /// ```
     pub fn params(&self) -> FormParams<'_> {
         FormParams {
-            message: &self.message,
+            message: self.message(),
             schema: self.requested_schema(),
         }
     }
+}
+
+/// Where a [`Request`]'s message is.
+#[derive(Clone, Debug)]
+enum Message {
+    /// The step's static message.
+    Static(&'static str),
+    /// The `prepare` hook's, kept in the step's built form.
+    InForm,
+    /// Composed for this ask (with the reason an answer was refused).
+    Owned(String),
 }
 
 /// The `params` of a form-mode `elicitation/create` request, serialized straight to
@@ -817,13 +850,20 @@ struct PreparedView<'a> {
 impl<'a> PreparedView<'a> {
     fn is_empty(&self) -> bool {
         let p = self.prepared;
-        p.message.is_none() && p.options.is_empty() && p.defaults.is_empty()
+        self.message().is_none() && p.options.is_empty() && p.defaults.is_empty()
+    }
+
+    /// The message, still in the `Prepared` or moved into the step's form.
+    fn message(&self) -> Option<&'a str> {
+        let moved = || self.form.and_then(StepForm::message);
+        self.prepared.message.as_deref().or_else(moved)
     }
 
     /// The choices offered for one field, as `(value, title)`.
     fn offered(&self, name: &str, kept: &'a [Choice]) -> Offered<'a> {
         match self.form {
-            Some(StepForm::Shared { form, base }) if kept.is_empty() => {
+            Some(StepForm::Built(built)) if kept.is_empty() => {
+                let (form, base) = (&built.form, built.base);
                 let options = |form: &'a Form| {
                     form.field(name)
                         .and_then(|f| f.kind.options())
@@ -842,14 +882,14 @@ impl<'a> PreparedView<'a> {
         self.prepared
             .options
             .iter()
-            .map(|(name, kept)| (name.as_str(), self.offered(name, kept)))
+            .map(|(name, kept)| (&**name, self.offered(name, kept)))
     }
 }
 
 impl PartialEq for PreparedView<'_> {
     fn eq(&self, other: &Self) -> bool {
         let (a, b) = (self.prepared, other.prepared);
-        a.message == b.message
+        self.message() == other.message()
             && a.defaults == b.defaults
             && a.options.len() == b.options.len()
             && self
@@ -863,11 +903,12 @@ impl Serialize for PreparedView<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let p = self.prepared;
-        let len = usize::from(p.message.is_some())
+        let message = self.message();
+        let len = usize::from(message.is_some())
             + usize::from(!p.options.is_empty())
             + usize::from(!p.defaults.is_empty());
         let mut map = serializer.serialize_map(Some(len))?;
-        if let Some(message) = &p.message {
+        if let Some(message) = message {
             map.serialize_entry("message", message)?;
         }
         if !p.options.is_empty() {
@@ -1002,16 +1043,34 @@ pub struct Flow<W: Wizard> {
     _wizard: PhantomData<fn() -> W>,
 }
 
-/// A step's form as asked: the static one, or a shared copy with runtime choices.
+/// A step's form as asked: the static one, or one built with the runtime changes.
 #[derive(Clone, Debug)]
 enum StepForm {
     Static(&'static Form),
-    Shared {
-        /// The static form with the runtime changes applied.
-        form: Arc<Form>,
-        /// The static form it was built from.
-        base: &'static Form,
-    },
+    Built(Arc<Built>),
+}
+
+/// A step's runtime changes applied, kept once and shared by its requests and its
+/// answer.
+#[derive(Debug)]
+struct Built {
+    /// The static form with the runtime choices and defaults applied (the static form
+    /// itself when only the message changes).
+    form: Form,
+    /// The static form it was built from.
+    base: &'static Form,
+    /// The hook's message, moved out of the `Prepared`.
+    message: Option<String>,
+}
+
+impl StepForm {
+    /// The hook's message, once it has moved here.
+    fn message(&self) -> Option<&str> {
+        match self {
+            StepForm::Static(_) => None,
+            StepForm::Built(built) => built.message.as_deref(),
+        }
+    }
 }
 
 impl std::ops::Deref for StepForm {
@@ -1019,7 +1078,7 @@ impl std::ops::Deref for StepForm {
     fn deref(&self) -> &Form {
         match self {
             StepForm::Static(f) => f,
-            StepForm::Shared { form, .. } => form,
+            StepForm::Built(built) => &built.form,
         }
     }
 }
@@ -1235,12 +1294,14 @@ impl<W: Wizard> Flow<W> {
         let pending = self.state.pending.as_ref().ok_or(WizardError::NotAsked)?;
         form.requested_schema(revision)
             .map_err(WizardError::Schema)?;
-        let message = match (&pending.reason, &pending.prepared.message) {
-            (None, None) => Cow::Borrowed(W::STEPS[index].message),
-            (None, Some(base)) => Cow::Owned(base.clone()),
-            (Some(reason), base) => {
-                let base = base.as_deref().unwrap_or(W::STEPS[index].message);
-                Cow::Owned(format!("{reason}\n\n{base}"))
+        let message = match (&pending.reason, pending.prepared().message()) {
+            (None, None) => Message::Static(W::STEPS[index].message),
+            // Built with the form: the request shares it.
+            (None, Some(_)) if form.message().is_some() => Message::InForm,
+            (None, Some(message)) => Message::Owned(message.to_owned()),
+            (Some(reason), message) => {
+                let base = message.unwrap_or(W::STEPS[index].message);
+                Message::Owned(format!("{reason}\n\n{base}"))
             }
         };
         Ok(Request {

@@ -540,3 +540,60 @@ fn offering_a_field_again_replaces_its_choices() {
         Flow::<offered::Offered>::restore(serde_json::from_value(state).unwrap()).unwrap_err();
     assert!(err.to_string().contains("given twice"), "{err}");
 }
+
+/// A hook's message is asked, saved, restored and repeated with a refusal's reason,
+/// alone or with options (it is kept once, in the step's built form).
+#[test]
+fn prepared_message_is_asked_saved_and_restored() {
+    use elicit_core::Choice;
+    use elicit_core::wizard::Prepared;
+    let alone = Prepared::new().message("Pick for Saturday");
+    let with_options = alone
+        .clone()
+        .options("seat", [Choice::new("A1", None)])
+        .default_value("seat", "A1");
+    for prepared in [alone, with_options] {
+        let mut flow = Flow::<offered::Offered>::new();
+        let Poll::Ask(request) = flow.poll(&prepared, Revision::V2025_11_25).unwrap() else {
+            panic!("the step asks")
+        };
+        assert_eq!(request.message(), "Pick for Saturday");
+        let params = serde_json::to_value(request.params()).unwrap();
+        assert_eq!(params["message"], "Pick for Saturday");
+        assert_eq!(request.to_params(), params);
+        let saved = serde_json::to_value(flow.state()).unwrap();
+        assert_eq!(
+            saved["pending"]["prepared"]["message"], "Pick for Saturday",
+            "{saved}"
+        );
+        // Polled again, restored: the same question, the same saved bytes.
+        let Poll::Ask(same) = flow.poll(&prepared, Revision::V2025_11_25).unwrap() else {
+            panic!("the step asks")
+        };
+        assert_eq!(same.message(), "Pick for Saturday");
+        let text = serde_json::to_string(flow.state()).unwrap();
+        let mut restored =
+            Flow::<offered::Offered>::restore(serde_json::from_str(&text).unwrap()).unwrap();
+        assert_eq!(serde_json::to_string(restored.state()).unwrap(), text);
+        assert_eq!(restored.state(), flow.state());
+        // Refused (not a size): asked again with the reason, then the hook's message.
+        restored
+            .answer_value(
+                &prepared,
+                "accept",
+                Some(json!({"size": "Huge", "seat": "A1"})),
+            )
+            .unwrap();
+        let Poll::Ask(again) = restored.poll(&prepared, Revision::V2025_11_25).unwrap() else {
+            panic!("the step asks again")
+        };
+        assert!(
+            again.message().ends_with("\n\nPick for Saturday"),
+            "{}",
+            again.message()
+        );
+        assert!(again.message().contains("Huge"), "{}", again.message());
+        let saved = serde_json::to_value(restored.state()).unwrap();
+        assert_eq!(saved["pending"]["prepared"]["message"], "Pick for Saturday");
+    }
+}
