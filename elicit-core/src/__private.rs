@@ -447,7 +447,7 @@ impl FieldSpec {
                 },
             },
             Shape::Select(options) => FieldKind::Select {
-                options: Cow::Borrowed(options),
+                options: crate::form::Choices::from_static(options),
                 default: match self.default {
                     Some(Lit::Str(s)) => Some(Cow::Borrowed(s)),
                     _ => None,
@@ -455,7 +455,7 @@ impl FieldSpec {
                 legacy_enum_names: self.legacy_enum_names,
             },
             Shape::MultiSelect(options) => FieldKind::MultiSelect {
-                options: Cow::Borrowed(options),
+                options: crate::form::Choices::from_static(options),
                 min_items: self.min_items,
                 max_items: self.max_items,
                 default: match self.default {

@@ -177,7 +177,7 @@ mod tests {
             options.push(Choice::owned(format!("o{i}"), None));
         }
         FieldKind::Select {
-            options: Cow::Owned(options),
+            options: options.into(),
             default: None,
             legacy_enum_names: false,
         }
@@ -220,7 +220,7 @@ mod tests {
     #[test]
     fn a_multi_select_default_naming_an_option_twice_is_refused() {
         let kind = FieldKind::MultiSelect {
-            options: Cow::Owned(vec![Choice::owned("a", None), Choice::owned("b", None)]),
+            options: vec![Choice::owned("a", None), Choice::owned("b", None)].into(),
             min_items: None,
             max_items: None,
             default: Some(Cow::Owned(vec![Cow::Borrowed("a"), Cow::Borrowed("a")])),

@@ -330,7 +330,7 @@ fn read_property(path: &str, property: &Value) -> Result<Field, SchemaRefused> {
             let default = option_default(path, p, &options)?;
             FieldKind::Select {
                 legacy_enum_names: p.contains_key("enumNames"),
-                options: Cow::Owned(options),
+                options: options.into(),
                 default,
             }
         }
@@ -436,7 +436,7 @@ fn read_property(path: &str, property: &Value) -> Result<Field, SchemaRefused> {
                 }
             };
             FieldKind::MultiSelect {
-                options: Cow::Owned(options),
+                options: options.into(),
                 min_items: count(path, p, "minItems")?,
                 max_items: count(path, p, "maxItems")?,
                 default,

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::Revision;
 
@@ -83,6 +84,143 @@ impl Choice {
     }
 }
 
+/// The options of a select or multi-select, in order: a static list (what the derive
+/// makes), a list built at run time, or one shared with others through an [`Arc`] (a
+/// server's cached list, handed to every form that offers it without copying it).
+/// It reads as a slice of [`Choice`]s.
+///
+/// ```
+/// use std::sync::Arc;
+/// use elicit_core::{Choice, Choices};
+///
+/// static SIZES: [Choice; 2] = [Choice::new("S", Some("Small")), Choice::new("L", Some("Large"))];
+/// let fixed = Choices::from_static(&SIZES);
+/// let built: Choices = vec![Choice::owned("A1", None), Choice::owned("B4", None)].into();
+/// let cached: Arc<[Choice]> = Arc::from(vec![Choice::owned("A1", None)]);
+/// let shared = Choices::from(Arc::clone(&cached)); // no copy of the list
+/// assert_eq!(fixed.len(), 2);
+/// assert_eq!(built[1].value, "B4");
+/// assert_eq!(shared.iter().map(|c| c.label()).collect::<Vec<_>>(), ["A1"]);
+/// ```
+#[derive(Clone)]
+pub struct Choices(ChoicesRepr);
+
+#[derive(Clone)]
+enum ChoicesRepr {
+    Static(&'static [Choice]),
+    Owned(Vec<Choice>),
+    Shared(Arc<[Choice]>),
+}
+
+impl Choices {
+    /// A static list (usable in constants).
+    pub const fn from_static(choices: &'static [Choice]) -> Choices {
+        Choices(ChoicesRepr::Static(choices))
+    }
+
+    /// The options as a slice.
+    pub fn as_slice(&self) -> &[Choice] {
+        match &self.0 {
+            ChoicesRepr::Static(choices) => choices,
+            ChoicesRepr::Owned(choices) => choices,
+            ChoicesRepr::Shared(choices) => choices,
+        }
+    }
+
+    /// Takes the list out, leaving an empty one.
+    pub(crate) fn take(&mut self) -> Choices {
+        std::mem::replace(self, Choices::from_static(&[]))
+    }
+
+    /// Whether this is a static list (one the derive made).
+    pub(crate) fn is_static(&self) -> bool {
+        matches!(self.0, ChoicesRepr::Static(_))
+    }
+
+    /// The options as a `Vec`: moved when this list owns them, else copied.
+    pub(crate) fn into_vec(self) -> Vec<Choice> {
+        match self.0 {
+            ChoicesRepr::Owned(choices) => choices,
+            ChoicesRepr::Static(choices) => choices.to_vec(),
+            ChoicesRepr::Shared(choices) => choices.to_vec(),
+        }
+    }
+}
+
+impl Default for Choices {
+    /// No options.
+    fn default() -> Choices {
+        Choices::from_static(&[])
+    }
+}
+
+impl std::ops::Deref for Choices {
+    type Target = [Choice];
+    fn deref(&self) -> &[Choice] {
+        self.as_slice()
+    }
+}
+
+impl AsRef<[Choice]> for Choices {
+    fn as_ref(&self) -> &[Choice] {
+        self.as_slice()
+    }
+}
+
+impl From<Vec<Choice>> for Choices {
+    fn from(choices: Vec<Choice>) -> Choices {
+        Choices(ChoicesRepr::Owned(choices))
+    }
+}
+
+impl From<Arc<[Choice]>> for Choices {
+    fn from(choices: Arc<[Choice]>) -> Choices {
+        Choices(ChoicesRepr::Shared(choices))
+    }
+}
+
+impl From<&'static [Choice]> for Choices {
+    fn from(choices: &'static [Choice]) -> Choices {
+        Choices::from_static(choices)
+    }
+}
+
+impl FromIterator<Choice> for Choices {
+    fn from_iter<I: IntoIterator<Item = Choice>>(iter: I) -> Choices {
+        Choices::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl<'a> IntoIterator for &'a Choices {
+    type Item = &'a Choice;
+    type IntoIter = std::slice::Iter<'a, Choice>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// Two lists are equal when they hold the same options in the same order, however
+/// they are kept.
+impl PartialEq for Choices {
+    fn eq(&self, other: &Choices) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Choices {}
+
+impl std::hash::Hash for Choices {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
+impl fmt::Debug for Choices {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
 /// What kind of value a field holds, with its constraints.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FieldKind {
@@ -129,7 +267,7 @@ pub enum FieldKind {
     /// Pick one of several options.
     Select {
         /// The options, in order.
-        options: Cow<'static, [Choice]>,
+        options: Choices,
         /// Pre-selected value (2025-11-25 and later).
         default: Option<Cow<'static, str>>,
         /// Emit the deprecated `enum` + `enumNames` shape even where `oneOf` is available.
@@ -138,7 +276,7 @@ pub enum FieldKind {
     /// Pick any number of options (2025-11-25 and later).
     MultiSelect {
         /// The options, in order.
-        options: Cow<'static, [Choice]>,
+        options: Choices,
         /// Fewest options to pick.
         min_items: Option<u64>,
         /// Most options to pick.
@@ -318,5 +456,41 @@ impl Form {
     /// (set when the type uses `#[serde(deny_unknown_fields)]`).
     pub const fn strips_unknown_keys(&self) -> bool {
         self.strip_unknown
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+
+    /// However a list is kept, it compares, hashes and prints as its options.
+    #[test]
+    fn choices_are_their_options_however_kept() {
+        static LIST: [Choice; 2] = [Choice::new("a", None), Choice::new("b", Some("B"))];
+        let kept = [
+            Choices::from_static(&LIST),
+            Choices::from(LIST.to_vec()),
+            Choices::from(Arc::<[Choice]>::from(LIST.to_vec())),
+            LIST.iter().cloned().collect(),
+        ];
+        let hash = |c: &Choices| {
+            let mut h = DefaultHasher::new();
+            c.hash(&mut h);
+            h.finish()
+        };
+        for c in &kept {
+            assert_eq!(c, &kept[0]);
+            assert_eq!(hash(c), hash(&kept[0]));
+            assert_eq!(format!("{c:?}"), format!("{:?}", &LIST[..]));
+            assert_eq!(c.iter().map(Choice::label).collect::<Vec<_>>(), ["a", "B"]);
+        }
+        assert_ne!(Choices::from_static(&LIST[..1]), kept[0]);
+        let mut moved = kept[1].clone();
+        assert_eq!(moved.take(), kept[0]);
+        assert!(moved.is_empty() && moved.is_static());
+        assert_eq!(kept[2].clone().into_vec(), LIST.to_vec());
+        assert!(Choices::default().is_empty());
     }
 }

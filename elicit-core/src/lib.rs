@@ -83,7 +83,7 @@ pub use answer::{
     ContentError, FieldError, MAX_ITEM_PROBLEMS, Problem, Strictness, ValidationErrors, format_ok,
 };
 pub use confirm::Confirm;
-pub use form::{Choice, Field, FieldKind, Form, FormError, Format};
+pub use form::{Choice, Choices, Field, FieldKind, Form, FormError, Format};
 pub use outcome::{Action, AnswerError, Elicitation, split_result};
 pub use revision::{ParseRevisionError, Revision};
 pub use schema::{RequestedSchema, SchemaError};

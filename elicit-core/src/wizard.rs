@@ -129,7 +129,7 @@ use serde_json::Value;
 
 use crate::Revision;
 use crate::answer::{ContentError, Strictness};
-use crate::form::{Choice, Field, FieldKind, Form, FormError};
+use crate::form::{Choice, Choices, Field, FieldKind, Form, FormError};
 use crate::outcome::{Action, AnswerError};
 use crate::schema::{RequestedSchema, SchemaError};
 
@@ -226,7 +226,7 @@ pub trait Wizard: Sized {
 }
 
 /// Per field, the choices a `Prepared` offers.
-type Offers = Vec<(Cow<'static, str>, Vec<Choice>)>;
+type Offers = Vec<(Cow<'static, str>, Choices)>;
 
 /// Runtime changes to a step, returned by its `prepare` hook.
 ///
@@ -272,12 +272,34 @@ impl Prepared {
     ///
     /// A field named by a `&'static str` (the usual literal) is not copied.
     pub fn options(
-        mut self,
+        self,
         field: impl Into<Cow<'static, str>>,
         choices: impl IntoIterator<Item = Choice>,
     ) -> Prepared {
+        self.options_from(field, choices.into_iter().collect::<Choices>())
+    }
+
+    /// [`options`](Self::options) from a list kept as it is given: a list the server
+    /// caches as an `Arc<[Choice]>` (or a `&'static [Choice]`) goes into the step's form
+    /// without a copy, however many flows offer it.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use elicit_core::Choice;
+    /// use elicit_core::wizard::Prepared;
+    ///
+    /// // Built once (say, when the inventory changes), offered to every flow.
+    /// let free: Arc<[Choice]> = ["A1", "A2", "B4"].map(|s| Choice::owned(s, None)).into();
+    /// let prepared = Prepared::new().options_from("seat", Arc::clone(&free));
+    /// # let _ = prepared;
+    /// ```
+    pub fn options_from(
+        mut self,
+        field: impl Into<Cow<'static, str>>,
+        choices: impl Into<Choices>,
+    ) -> Prepared {
         let field = field.into();
-        let choices = choices.into_iter().collect();
+        let choices = choices.into();
         match self.options.iter_mut().find(|(name, _)| *name == field) {
             Some((_, earlier)) => *earlier = choices,
             None => self.options.push((field, choices)),
@@ -343,7 +365,7 @@ impl Prepared {
                 .ok_or_else(|| format!("the form has no field `{name}` to offer options for"))?;
             field.kind = match &field.kind {
                 FieldKind::String { .. } => FieldKind::Select {
-                    options: Cow::Owned(std::mem::take(choices)),
+                    options: choices.take(),
                     default: None,
                     legacy_enum_names: false,
                 },
@@ -352,7 +374,7 @@ impl Prepared {
                     legacy_enum_names,
                     default,
                 } => FieldKind::Select {
-                    options: Cow::Owned(narrow(name, options, choices)?),
+                    options: narrow(name, options, choices)?.into(),
                     default: default.clone(),
                     legacy_enum_names: *legacy_enum_names,
                 },
@@ -362,7 +384,7 @@ impl Prepared {
                     max_items,
                     default,
                 } => FieldKind::MultiSelect {
-                    options: Cow::Owned(narrow(name, options, choices)?),
+                    options: narrow(name, options, choices)?.into(),
                     min_items: *min_items,
                     max_items: *max_items,
                     default: default.clone(),
@@ -422,8 +444,8 @@ impl Prepared {
                         | FieldKind::MultiSelect { options, .. } => Some(options),
                         _ => None,
                     });
-            if let Some(Cow::Owned(moved)) = options {
-                *choices = std::mem::take(moved);
+            if let Some(moved) = options.filter(|o| !o.is_static()) {
+                *choices = moved.take();
             }
         }
     }
@@ -432,18 +454,16 @@ impl Prepared {
 /// An enum field's options narrowed to the `offered` ones, which must be among its
 /// variants; an offered choice without a title takes its variant's. The choices move
 /// out of `offered` only when all of them are variants.
-fn narrow(
-    name: &str,
-    variants: &[Choice],
-    offered: &mut Vec<Choice>,
-) -> Result<Vec<Choice>, String> {
+fn narrow(name: &str, variants: &[Choice], offered: &mut Choices) -> Result<Vec<Choice>, String> {
     if let Some(c) = offered
         .iter()
         .find(|c| !variants.iter().any(|v| v.value == c.value))
     {
         return Err(format!("{:?} is not a variant of field `{name}`", c.value));
     }
-    Ok(std::mem::take(offered)
+    Ok(offered
+        .take()
+        .into_vec()
         .into_iter()
         .map(|mut c| {
             if c.title.is_none() {
@@ -468,7 +488,7 @@ mod offered {
     use crate::form::Choice;
 
     pub(super) fn serialize<S: Serializer>(
-        options: &[(Cow<'static, str>, Vec<Choice>)],
+        options: &[(Cow<'static, str>, super::Choices)],
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(options.len()))?;

@@ -2,6 +2,7 @@
 //! the free ones for that date, snacks, and a popcorn size only if popcorn was wanted.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use elicit_core::wizard::Prepared;
 use elicit_core::{Choice, Elicit, Wizard};
@@ -10,9 +11,13 @@ use serde::Deserialize;
 use crate::forms::Size;
 
 /// The server side: which seats are free on which date.
+///
+/// Each date's free seats are kept as the choices the seat step offers, in an `Arc`:
+/// every flow asking for that date shares the one list (`Prepared::options_from`), and
+/// a sale makes a new one.
 #[derive(Clone, Debug, Default)]
 pub struct Cinema {
-    free_seats: BTreeMap<String, Vec<String>>,
+    free_seats: BTreeMap<String, Arc<[Choice]>>,
 }
 
 impl Cinema {
@@ -29,13 +34,13 @@ impl Cinema {
     pub fn add_show(&mut self, date: &str, seats: &[&str]) {
         self.free_seats.insert(
             date.to_owned(),
-            seats.iter().map(|s| (*s).to_owned()).collect(),
+            seats.iter().map(|s| Choice::owned(*s, None)).collect(),
         );
     }
 
     /// The free seats on `date` (`None` when there is no show).
-    pub fn free_seats(&self, date: &str) -> Option<&[String]> {
-        self.free_seats.get(date).map(Vec::as_slice)
+    pub fn free_seats(&self, date: &str) -> Option<&[Choice]> {
+        self.free_seats.get(date).map(|seats| &**seats)
     }
 
     /// Sells `seat` on `date`; false when it is not free.
@@ -43,9 +48,11 @@ impl Cinema {
         let Some(seats) = self.free_seats.get_mut(date) else {
             return false;
         };
-        let before = seats.len();
-        seats.retain(|s| s != seat);
-        seats.len() < before
+        if !seats.iter().any(|s| s.value == seat) {
+            return false;
+        }
+        *seats = seats.iter().filter(|s| s.value != seat).cloned().collect();
+        true
     }
 
     /// The dates with at least one free seat.
@@ -147,10 +154,11 @@ fn free_seats(cinema: &Cinema, progress: &TicketOrderProgress) -> Prepared {
         .as_ref()
         .map(|d| d.date.as_str())
         .unwrap_or_default();
-    let seats = cinema.free_seats(date).unwrap_or_default();
+    // The date's list itself, shared: no seat is copied.
+    let seats = cinema.free_seats.get(date).cloned().unwrap_or_default();
     Prepared::new()
         .message(format!("Pick a seat for {date}"))
-        .options("seat", seats.iter().map(|s| Choice::owned(s.clone(), None)))
+        .options_from("seat", seats)
 }
 
 fn no_popcorn(_: &Cinema, progress: &TicketOrderProgress) -> bool {

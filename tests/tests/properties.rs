@@ -2,8 +2,6 @@
 //! form allows is accepted, and every answer that breaks exactly one constraint of one
 //! field is refused with that field, and only that field, named.
 
-use std::borrow::Cow;
-
 use elicit_core::{Choice, ContentError, Field, FieldKind, Form, Format, Strictness};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -133,7 +131,7 @@ fn select_case() -> impl Strategy<Value = Case> {
     (1usize..6).prop_flat_map(|n| {
         (0..n).prop_map(move |i| Case {
             kind: FieldKind::Select {
-                options: Cow::Owned(options(n)),
+                options: options(n).into(),
                 default: None,
                 legacy_enum_names: false,
             },
@@ -166,7 +164,7 @@ fn multi_case() -> impl Strategy<Value = Case> {
             }
             Case {
                 kind: FieldKind::MultiSelect {
-                    options: Cow::Owned(options(n)),
+                    options: options(n).into(),
                     min_items: Some(min as u64),
                     max_items: Some(max as u64),
                     default: None,

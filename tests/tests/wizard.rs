@@ -597,3 +597,69 @@ fn prepared_message_is_asked_saved_and_restored() {
         assert_eq!(saved["pending"]["prepared"]["message"], "Pick for Saturday");
     }
 }
+
+/// A list the server keeps as an `Arc<[Choice]>` goes into the step's form as it is
+/// (the very same list, not a copy), is saved and restored like any offered list, and
+/// stays in the state as offered when the changes are refused.
+#[test]
+fn shared_choices_are_offered_without_a_copy() {
+    use elicit_core::Choice;
+    use elicit_core::wizard::Prepared;
+    use std::sync::Arc;
+    let seats: Arc<[Choice]> = vec![Choice::owned("A1", None), Choice::owned("B2", None)].into();
+    let prepared = Prepared::new().options_from("seat", Arc::clone(&seats));
+    let mut flow = Flow::<offered::Offered>::new();
+    let Poll::Ask(request) = flow.poll(&prepared, Revision::V2025_11_25).unwrap() else {
+        panic!("the step asks")
+    };
+    let offered = request
+        .form()
+        .field("seat")
+        .unwrap()
+        .kind
+        .options()
+        .unwrap();
+    assert!(
+        std::ptr::eq(offered, &*seats),
+        "the form holds the list itself"
+    );
+    // The same as offering copies of the choices, on the wire and in the state.
+    let mut copied = Flow::<offered::Offered>::new();
+    let copies = Prepared::new().options("seat", seats.iter().cloned());
+    let Poll::Ask(copy) = copied.poll(&copies, Revision::V2025_11_25).unwrap() else {
+        panic!("the step asks")
+    };
+    assert_eq!(request.to_params(), copy.to_params());
+    assert_eq!(
+        serde_json::to_string(flow.state()).unwrap(),
+        serde_json::to_string(copied.state()).unwrap()
+    );
+    let text = serde_json::to_string(flow.state()).unwrap();
+    let mut restored =
+        Flow::<offered::Offered>::restore(serde_json::from_str(&text).unwrap()).unwrap();
+    assert_eq!(serde_json::to_string(restored.state()).unwrap(), text);
+    restored
+        .answer_value(
+            &prepared,
+            "accept",
+            Some(json!({"size": "Small", "seat": "C3"})),
+        )
+        .unwrap();
+    let Poll::Ask(again) = restored.poll(&prepared, Revision::V2025_11_25).unwrap() else {
+        panic!("a seat not offered is asked again")
+    };
+    assert!(again.message().contains("C3"), "{}", again.message());
+    drop((request, flow));
+    assert_eq!(Arc::strong_count(&seats), 2, "the prepared and the list");
+
+    // Refused once built (a seat offered twice): the list goes back to the state.
+    let twice: Arc<[Choice]> = vec![Choice::owned("A1", None), Choice::owned("A1", None)].into();
+    let refused = Prepared::new().options_from("seat", twice);
+    let mut flow = Flow::<offered::Offered>::new();
+    let err = flow.poll(&refused, Revision::V2025_11_25).unwrap_err();
+    assert!(err.to_string().contains("offered twice"), "{err}");
+    assert_eq!(
+        offered_state(&flow),
+        json!([["seat", [["A1", null], ["A1", null]]]])
+    );
+}
