@@ -95,6 +95,7 @@ impl Choice {
 ///
 /// static SIZES: [Choice; 2] = [Choice::new("S", Some("Small")), Choice::new("L", Some("Large"))];
 /// let fixed = Choices::from_static(&SIZES);
+/// assert_eq!(fixed, Choices::from(&SIZES)); // a static array or slice: no copy either
 /// let built: Choices = vec![Choice::owned("A1", None), Choice::owned("B4", None)].into();
 /// let cached: Arc<[Choice]> = Arc::from(vec![Choice::owned("A1", None)]);
 /// let shared = Choices::from(Arc::clone(&cached)); // no copy of the list
@@ -181,6 +182,12 @@ impl From<Arc<[Choice]>> for Choices {
 
 impl From<&'static [Choice]> for Choices {
     fn from(choices: &'static [Choice]) -> Choices {
+        Choices::from_static(choices)
+    }
+}
+
+impl<const N: usize> From<&'static [Choice; N]> for Choices {
+    fn from(choices: &'static [Choice; N]) -> Choices {
         Choices::from_static(choices)
     }
 }
