@@ -337,6 +337,24 @@ pub(crate) fn default_value(kind: &FieldKind) -> Option<Value> {
     })
 }
 
+/// The whole numbers an integer field takes: its type's range within its bounds, and
+/// within what JSON carries exactly (see `FieldKind::Integer::range`), even for a
+/// hand-built field with a wider range.
+#[inline(always)]
+pub(crate) fn integer_bounds(
+    minimum: Option<i128>,
+    maximum: Option<i128>,
+    range: (i128, i128),
+) -> (i128, i128) {
+    let lo = minimum
+        .map_or(range.0, |m| m.max(range.0))
+        .max(i128::from(i64::MIN));
+    let hi = maximum
+        .map_or(range.1, |m| m.min(range.1))
+        .min(i128::from(u64::MAX));
+    (lo, hi)
+}
+
 fn int_value(v: i128) -> Value {
     if let Ok(v) = i64::try_from(v) {
         Value::from(v)
@@ -421,14 +439,7 @@ pub(crate) fn check_value(
                 },
                 _ => return wrong(errors, "a whole number"),
             };
-            // Within what JSON carries exactly (see `FieldKind::Integer::range`), even
-            // for a hand-built field with a wider range.
-            let lo = minimum
-                .map_or(range.0, |m| m.max(range.0))
-                .max(i128::from(i64::MIN));
-            let hi = maximum
-                .map_or(range.1, |m| m.min(range.1))
-                .min(i128::from(u64::MAX));
+            let (lo, hi) = integer_bounds(*minimum, *maximum, *range);
             let whole: i128 = if let Some(i) = n.as_i64() {
                 i128::from(i)
             } else if let Some(u) = n.as_u64() {

@@ -18,7 +18,8 @@ use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde_json::Value;
 
 use crate::answer::{
-    FieldError, Strictness, ValidationErrors, check_value, default_value, json_type, missing,
+    FieldError, Strictness, ValidationErrors, check_value, default_value, integer_bounds,
+    json_type, missing,
 };
 use crate::form::{Choice, Field, FieldKind, Form};
 use crate::outcome::AnswerError;
@@ -132,6 +133,25 @@ pub fn clean_value(field: &Field, value: &Value, strictness: Strictness) -> bool
             max_items,
             ..
         } if options.len() <= 64 => clean_choices(options, *min_items, *max_items, value),
+        // A whole number within the bounds `check_value` enforces (a float such as
+        // `3.0` is coerced there, so it is not clean here).
+        FieldKind::Integer {
+            minimum,
+            maximum,
+            range,
+            ..
+        } => {
+            let Value::Number(n) = value else {
+                return false;
+            };
+            let (lo, hi) = integer_bounds(*minimum, *maximum, *range);
+            match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => (lo..=hi).contains(&i128::from(i)),
+                (None, Some(u)) => (lo..=hi).contains(&i128::from(u)),
+                (None, None) => false,
+            }
+        }
+        FieldKind::Boolean { .. } => value.is_boolean(),
         _ => {
             let mut errors = Vec::new();
             !value.is_null()
