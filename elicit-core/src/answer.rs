@@ -337,6 +337,23 @@ pub(crate) fn default_value(kind: &FieldKind) -> Option<Value> {
     })
 }
 
+/// The numbers a number field takes: its type's range within its bounds.
+#[inline(always)]
+pub(crate) fn number_bounds(
+    minimum: Option<f64>,
+    maximum: Option<f64>,
+    single_precision: bool,
+) -> (f64, f64) {
+    let (type_lo, type_hi) = if single_precision {
+        (f64::from(f32::MIN), f64::from(f32::MAX))
+    } else {
+        (f64::MIN, f64::MAX)
+    };
+    let lo = minimum.map_or(type_lo, |m| m.max(type_lo));
+    let hi = maximum.map_or(type_hi, |m| m.min(type_hi));
+    (lo, hi)
+}
+
 /// The whole numbers an integer field takes: its type's range within its bounds, and
 /// within what JSON carries exactly (see `FieldKind::Integer::range`), even for a
 /// hand-built field with a wider range.
@@ -492,13 +509,7 @@ pub(crate) fn check_value(
                 },
                 _ => return wrong(errors, "a number"),
             };
-            let (type_lo, type_hi) = if *single_precision {
-                (f64::from(f32::MIN), f64::from(f32::MAX))
-            } else {
-                (f64::MIN, f64::MAX)
-            };
-            let lo = minimum.map_or(type_lo, |m| m.max(type_lo));
-            let hi = maximum.map_or(type_hi, |m| m.min(type_hi));
+            let (lo, hi) = number_bounds(*minimum, *maximum, *single_precision);
             if f < lo {
                 push(
                     errors,

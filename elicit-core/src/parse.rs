@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::answer::{
     FieldError, Strictness, ValidationErrors, check_value, default_value, integer_bounds,
-    json_type, missing,
+    json_type, missing, number_bounds,
 };
 use crate::form::{Choice, Field, FieldKind, Form};
 use crate::outcome::AnswerError;
@@ -150,6 +150,20 @@ pub fn clean_value(field: &Field, value: &Value, strictness: Strictness) -> bool
                 (None, Some(u)) => (lo..=hi).contains(&i128::from(u)),
                 (None, None) => false,
             }
+        }
+        // A number within the bounds `check_value` enforces (it takes what serde_json
+        // parsed as it is: a number value always has an `f64`).
+        FieldKind::Number {
+            minimum,
+            maximum,
+            single_precision,
+            ..
+        } => {
+            let Some(f) = value.as_f64() else {
+                return false;
+            };
+            let (lo, hi) = number_bounds(*minimum, *maximum, *single_precision);
+            !(f < lo || f > hi)
         }
         FieldKind::Boolean { .. } => value.is_boolean(),
         _ => {
