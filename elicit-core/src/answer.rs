@@ -726,29 +726,27 @@ fn plain_domain(domain: &[u8]) -> bool {
 /// scheme, a host of letters, digits, dots and hyphens (no user, port or IP literal),
 /// then path, query and fragment characters, with no percent-escapes.
 fn plain_uri(b: &[u8]) -> bool {
-    let Some(colon) = b.iter().position(|&c| c == b':') else {
-        return false;
-    };
-    let (scheme, rest) = (&b[..colon], &b[colon + 1..]);
-    let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
-        && scheme.iter().all(|&c| class(c, SCHEME));
-    let Some(rest) = rest.strip_prefix(b"//") else {
-        return false;
-    };
-    if !scheme_ok {
+    // One pass: scheme, `://`, host, then path, query and fragment.
+    if !b.first().is_some_and(u8::is_ascii_alphabetic) {
         return false;
     }
-    let host_end = rest
-        .iter()
-        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
-        .unwrap_or(rest.len());
-    let (host, tail) = rest.split_at(host_end);
-    if !host.iter().all(|&c| class(c, HOST)) {
+    let mut i = 1;
+    while i < b.len() && class(b[i], SCHEME) {
+        i += 1;
+    }
+    if b.get(i..i + 3) != Some(b"://") {
         return false;
+    }
+    i += 3;
+    while i < b.len() && class(b[i], HOST) {
+        i += 1;
     }
     // path-abempty, query and fragment: pchar, `/` and `?`, one `#` before the fragment.
+    if i < b.len() && !matches!(b[i], b'/' | b'?' | b'#') {
+        return false;
+    }
     let mut hashes = 0;
-    tail.iter().all(|&c| {
+    b[i..].iter().all(|&c| {
         if c == b'#' {
             hashes += 1;
             return hashes == 1;
@@ -832,13 +830,17 @@ fn plain_date_time(b: &[u8]) -> bool {
         }
         _ => false,
     };
-    offset_ok && std::str::from_utf8(&b[..10]).is_ok_and(date_ok)
+    offset_ok && date_bytes_ok(&b[..10])
 }
 
 /// An RFC 3339 `full-date`: exactly `YYYY-MM-DD`, a day that exists (the calendar is
 /// `time`'s).
 fn date_ok(s: &str) -> bool {
-    let b = s.as_bytes();
+    date_bytes_ok(s.as_bytes())
+}
+
+/// [`date_ok`] on bytes (the date part of a `date-time`).
+fn date_bytes_ok(b: &[u8]) -> bool {
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
         return false;
     }
