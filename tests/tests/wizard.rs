@@ -382,6 +382,20 @@ mod offered {
     }
 }
 
+/// Answers `answer` (which the step refuses) and polls: the step asks again; the
+/// request that does.
+fn refused(
+    flow: &mut Flow<offered::Offered>,
+    prepared: &elicit_core::wizard::Prepared,
+    answer: Value,
+) -> elicit_core::wizard::Request {
+    flow.answer_value(prepared, "accept", Some(answer)).unwrap();
+    match flow.poll(prepared, Revision::V2025_11_25).unwrap() {
+        Poll::Ask(again) => again,
+        Poll::Done(_) => panic!("a refused answer is asked again"),
+    }
+}
+
 fn offered_state(flow: &Flow<offered::Offered>) -> Value {
     serde_json::to_value(flow.state()).unwrap()["pending"]["prepared"]["options"].clone()
 }
@@ -442,16 +456,11 @@ fn offered_choices_are_saved_exactly_as_offered_and_restore_to_the_same_form() {
     };
     assert_eq!(again.form(), request.form());
     // Answers are checked against the choices offered.
-    restored
-        .answer_value(
-            &prepared,
-            "accept",
-            Some(json!({"size": "Large", "seat": "C3"})),
-        )
-        .unwrap();
-    let Poll::Ask(again) = restored.poll(&prepared, Revision::V2025_11_25).unwrap() else {
-        panic!("the step asks again")
-    };
+    let again = refused(
+        &mut restored,
+        &prepared,
+        json!({"size": "Large", "seat": "C3"}),
+    );
     assert!(again.message().contains("C3"), "{}", again.message());
     assert_eq!(offered_state(&restored), saved);
     restored
@@ -577,16 +586,11 @@ fn prepared_message_is_asked_saved_and_restored() {
         assert_eq!(serde_json::to_string(restored.state()).unwrap(), text);
         assert_eq!(restored.state(), flow.state());
         // Refused (not a size): asked again with the reason, then the hook's message.
-        restored
-            .answer_value(
-                &prepared,
-                "accept",
-                Some(json!({"size": "Huge", "seat": "A1"})),
-            )
-            .unwrap();
-        let Poll::Ask(again) = restored.poll(&prepared, Revision::V2025_11_25).unwrap() else {
-            panic!("the step asks again")
-        };
+        let again = refused(
+            &mut restored,
+            &prepared,
+            json!({"size": "Huge", "seat": "A1"}),
+        );
         assert!(
             again.message().ends_with("\n\nPick for Saturday"),
             "{}",
@@ -638,16 +642,11 @@ fn shared_choices_are_offered_without_a_copy() {
     let mut restored =
         Flow::<offered::Offered>::restore(serde_json::from_str(&text).unwrap()).unwrap();
     assert_eq!(serde_json::to_string(restored.state()).unwrap(), text);
-    restored
-        .answer_value(
-            &prepared,
-            "accept",
-            Some(json!({"size": "Small", "seat": "C3"})),
-        )
-        .unwrap();
-    let Poll::Ask(again) = restored.poll(&prepared, Revision::V2025_11_25).unwrap() else {
-        panic!("a seat not offered is asked again")
-    };
+    let again = refused(
+        &mut restored,
+        &prepared,
+        json!({"size": "Small", "seat": "C3"}),
+    );
     assert!(again.message().contains("C3"), "{}", again.message());
     drop((request, flow));
     assert_eq!(Arc::strong_count(&seats), 2, "the prepared and the list");
