@@ -133,11 +133,6 @@ impl Choices {
         std::mem::replace(self, Choices::from_static(&[]))
     }
 
-    /// Whether this is a static list (one the derive made).
-    pub(crate) fn is_static(&self) -> bool {
-        matches!(self.0, ChoicesRepr::Static(_))
-    }
-
     /// The options as a `Vec`: moved when this list owns them, else copied.
     pub(crate) fn into_vec(self) -> Vec<Choice> {
         match self.0 {
@@ -496,7 +491,7 @@ mod tests {
         assert_ne!(Choices::from_static(&LIST[..1]), kept[0]);
         let mut moved = kept[1].clone();
         assert_eq!(moved.take(), kept[0]);
-        assert!(moved.is_empty() && moved.is_static());
+        assert!(moved.is_empty());
         assert_eq!(kept[2].clone().into_vec(), LIST.to_vec());
         assert!(Choices::default().is_empty());
     }

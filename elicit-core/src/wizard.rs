@@ -333,11 +333,12 @@ impl Prepared {
             });
         }
         let mut fields = base.fields().to_vec();
-        let built = self.change(&mut fields).and_then(|()| {
+        let mut moved = 0;
+        let built = self.change(&mut fields, &mut moved).and_then(|()| {
             crate::check::check_fields(&fields).map_err(|e: FormError| e.to_string())
         });
         if let Err(e) = built {
-            self.give_back(&mut fields);
+            self.give_back(&mut fields, moved);
             return Err(e);
         }
         let form = Form {
@@ -351,8 +352,9 @@ impl Prepared {
         })))
     }
 
-    /// Applies the options and defaults to `fields`, moving the offered choices.
-    fn change(&mut self, fields: &mut [Field]) -> Result<(), String> {
+    /// Applies the options and defaults to `fields`, moving the offered choices;
+    /// `moved` counts the fields whose choices have moved.
+    fn change(&mut self, fields: &mut [Field], moved: &mut usize) -> Result<(), String> {
         for (i, (name, _)) in self.options.iter().enumerate() {
             if self.options[..i].iter().any(|(n, _)| n == name) {
                 return Err(format!("options for field `{name}` are given twice"));
@@ -395,6 +397,7 @@ impl Prepared {
                     ));
                 }
             };
+            *moved += 1;
             // A static default that is no longer offered is dropped.
             match &mut field.kind {
                 FieldKind::Select {
@@ -429,12 +432,10 @@ impl Prepared {
         Ok(())
     }
 
-    /// Moves the choices that [`change`](Self::change) moved into `fields` back.
-    fn give_back(&mut self, fields: &mut [Field]) {
-        for (name, choices) in &mut self.options {
-            if !choices.is_empty() {
-                continue;
-            }
+    /// Moves back the choices of the first `moved` fields, which
+    /// [`change`](Self::change) moved into `fields`.
+    fn give_back(&mut self, fields: &mut [Field], moved: usize) {
+        for (name, choices) in self.options.iter_mut().take(moved) {
             let options =
                 fields
                     .iter_mut()
@@ -444,8 +445,8 @@ impl Prepared {
                         | FieldKind::MultiSelect { options, .. } => Some(options),
                         _ => None,
                     });
-            if let Some(moved) = options.filter(|o| !o.is_static()) {
-                *choices = moved.take();
+            if let Some(options) = options {
+                *choices = options.take();
             }
         }
     }

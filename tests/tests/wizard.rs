@@ -662,3 +662,34 @@ fn shared_choices_are_offered_without_a_copy() {
         json!([["seat", [["A1", null], ["A1", null]]]])
     );
 }
+
+/// A static list offered for a text field and refused once the form is built goes
+/// back to the state as it was offered.
+#[test]
+fn a_refused_static_list_stays_in_the_state() {
+    use elicit_core::Choice;
+    use elicit_core::wizard::Prepared;
+    static TWICE: [Choice; 2] = [Choice::new("A1", None), Choice::new("A1", None)];
+    let refused = Prepared::new().options_from("seat", &TWICE);
+    let mut flow = Flow::<offered::Offered>::new();
+    let err = flow.poll(&refused, Revision::V2025_11_25).unwrap_err();
+    assert!(err.to_string().contains("offered twice"), "{err}");
+    assert_eq!(
+        offered_state(&flow),
+        json!([["seat", [["A1", null], ["A1", null]]]])
+    );
+    // Not moved at all (refused before any field changed): kept as offered too.
+    let unknown = Prepared::new()
+        .options_from("nope", &TWICE)
+        .options_from("seat", &TWICE);
+    let mut flow = Flow::<offered::Offered>::new();
+    let err = flow.poll(&unknown, Revision::V2025_11_25).unwrap_err();
+    assert!(err.to_string().contains("no field `nope`"), "{err}");
+    assert_eq!(
+        offered_state(&flow),
+        json!([
+            ["nope", [["A1", null], ["A1", null]]],
+            ["seat", [["A1", null], ["A1", null]]]
+        ])
+    );
+}
