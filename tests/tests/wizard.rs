@@ -650,34 +650,27 @@ fn shared_choices_are_offered_without_a_copy() {
     assert!(again.message().contains("C3"), "{}", again.message());
     drop((request, flow));
     assert_eq!(Arc::strong_count(&seats), 2, "the prepared and the list");
-
-    // Refused once built (a seat offered twice): the list goes back to the state.
-    let twice: Arc<[Choice]> = vec![Choice::owned("A1", None), Choice::owned("A1", None)].into();
-    let refused = Prepared::new().options_from("seat", twice);
-    let mut flow = Flow::<offered::Offered>::new();
-    let err = flow.poll(&refused, Revision::V2025_11_25).unwrap_err();
-    assert!(err.to_string().contains("offered twice"), "{err}");
-    assert_eq!(
-        offered_state(&flow),
-        json!([["seat", [["A1", null], ["A1", null]]]])
-    );
 }
 
-/// A static list offered for a text field and refused once the form is built goes
-/// back to the state as it was offered.
+/// A list kept as given (shared or static) offered for a text field and refused once
+/// the form is built goes back to the state as it was offered.
 #[test]
-fn a_refused_static_list_stays_in_the_state() {
-    use elicit_core::Choice;
+fn a_refused_list_stays_in_the_state() {
     use elicit_core::wizard::Prepared;
+    use elicit_core::{Choice, Choices};
+    use std::sync::Arc;
     static TWICE: [Choice; 2] = [Choice::new("A1", None), Choice::new("A1", None)];
-    let refused = Prepared::new().options_from("seat", &TWICE);
-    let mut flow = Flow::<offered::Offered>::new();
-    let err = flow.poll(&refused, Revision::V2025_11_25).unwrap_err();
-    assert!(err.to_string().contains("offered twice"), "{err}");
-    assert_eq!(
-        offered_state(&flow),
-        json!([["seat", [["A1", null], ["A1", null]]]])
-    );
+    let shared: Arc<[Choice]> = TWICE.to_vec().into();
+    for list in [Choices::from(shared), Choices::from(&TWICE)] {
+        let refused = Prepared::new().options_from("seat", list);
+        let mut flow = Flow::<offered::Offered>::new();
+        let err = flow.poll(&refused, Revision::V2025_11_25).unwrap_err();
+        assert!(err.to_string().contains("offered twice"), "{err}");
+        assert_eq!(
+            offered_state(&flow),
+            json!([["seat", [["A1", null], ["A1", null]]]])
+        );
+    }
     // Not moved at all (refused before any field changed): kept as offered too.
     let unknown = Prepared::new()
         .options_from("nope", &TWICE)
