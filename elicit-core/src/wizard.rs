@@ -223,10 +223,19 @@ pub trait Wizard: Sized {
     ) -> Result<(), Rejection>;
     /// Builds the final value from a complete progress.
     fn finish(progress: Self::Progress) -> Option<Self>;
+
+    /// Whether `map` is an answer to step `index`'s static form that `accept` may read
+    /// as it is (see [`Elicit::__clean`](crate::Elicit)); the derive dispatches to the
+    /// step type's check, specialized to its form.
+    #[doc(hidden)]
+    #[inline]
+    fn __clean(index: usize, map: &serde_json::Map<String, Value>, strictness: Strictness) -> bool {
+        crate::parse::clean(Self::form(index).fields(), map, strictness)
+    }
 }
 
 /// Per field, the choices a `Prepared` offers.
-type Offers = Vec<(Cow<'static, str>, Choices)>;
+type Offers = smallvec::SmallVec<[(Cow<'static, str>, Choices); 1]>;
 
 /// Runtime changes to a step, returned by its `prepare` hook.
 ///
@@ -247,7 +256,7 @@ pub struct Prepared {
     message: Option<String>,
     /// Per field, the choices offered. Once the step's form is built they live in the
     /// form (see [`Prepared::apply`]) and this list keeps the field names.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "offered")]
+    #[serde(default, skip_serializing_if = "Offers::is_empty", with = "offered")]
     options: Offers,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     defaults: Vec<(Cow<'static, str>, Value)>,
@@ -329,6 +338,7 @@ impl Prepared {
                     form: base.clone(),
                     base,
                     message,
+                    as_base: true,
                 })),
             });
         }
@@ -349,6 +359,7 @@ impl Prepared {
             form,
             base,
             message: self.message.take(),
+            as_base: false,
         })))
     }
 
@@ -1082,9 +1093,20 @@ struct Built {
     base: &'static Form,
     /// The hook's message, moved out of the `Prepared`.
     message: Option<String>,
+    /// Whether `form` asks exactly what `base` asks (only the message changed).
+    as_base: bool,
 }
 
 impl StepForm {
+    /// Whether the form asks exactly what the step's static form asks, so an answer
+    /// may be judged by the step type's own check.
+    fn as_base(&self) -> bool {
+        match self {
+            StepForm::Static(_) => true,
+            StepForm::Built(built) => built.as_base,
+        }
+    }
+
     /// The hook's message, once it has moved here.
     fn message(&self) -> Option<&str> {
         match self {
@@ -1293,7 +1315,9 @@ impl<W: Wizard> Flow<W> {
 
     /// The pending step's form, built on first use.
     fn step_form(&mut self, index: usize) -> Result<StepForm, WizardError> {
-        let pending = self.state.pending.as_mut().ok_or(WizardError::NotAsked)?;
+        let Some(pending) = self.state.pending.as_mut() else {
+            return Err(WizardError::NotAsked);
+        };
         if let Some(form) = &pending.form {
             return Ok(form.clone());
         }
@@ -1312,7 +1336,9 @@ impl<W: Wizard> Flow<W> {
     fn request(&mut self, index: usize, revision: Revision) -> Result<Request, WizardError> {
         let step = Self::step_id(index);
         let form = self.step_form(index)?;
-        let pending = self.state.pending.as_ref().ok_or(WizardError::NotAsked)?;
+        let Some(pending) = self.state.pending.as_ref() else {
+            return Err(WizardError::NotAsked);
+        };
         form.requested_schema(revision)
             .map_err(WizardError::Schema)?;
         let message = match (&pending.reason, pending.prepared().message()) {
@@ -1397,7 +1423,17 @@ impl<W: Wizard> Flow<W> {
             }
         }
         let form = self.step_form(index)?;
-        let problem = match form.validate(content, self.strictness) {
+        let checked = match content {
+            // What clients send: judged by the step type's check, specialized to its
+            // form, when the step asks what its type declares.
+            Some(whole @ Value::Object(map))
+                if form.as_base() && W::__clean(index, map, self.strictness) =>
+            {
+                Ok(Cow::Borrowed(whole))
+            }
+            _ => form.validate(content, self.strictness),
+        };
+        let problem = match checked {
             Ok(valid) => match W::accept(Some(ctx), &mut self.progress, index, &valid) {
                 Ok(()) => {
                     return Ok(match valid {

@@ -237,6 +237,10 @@ fn expand(
         let st = step_of(s);
         quote!(#i => <#st::Form as ::elicit_core::Elicit>::form())
     });
+    let cleans = steps.iter().enumerate().map(|(i, s)| {
+        let st = step_of(s);
+        quote!(#i => <#st::Form as ::elicit_core::Elicit>::__clean(__map, __strictness))
+    });
     let Some(last) = steps.last().map(step_of) else {
         return TokenStream::new();
     };
@@ -340,6 +344,18 @@ fn expand(
 
             fn finish(__progress: #progress) -> #opt<Self> {
                 #opt::Some(Self { #(#finishes,)* })
+            }
+
+            #[inline]
+            fn __clean(
+                __index: usize,
+                __map: &::elicit_core::__private::Map<::std::string::String, ::elicit_core::__private::Value>,
+                __strictness: ::elicit_core::__private::Strictness,
+            ) -> bool {
+                match __index {
+                    #(#cleans,)*
+                    _ => false,
+                }
             }
         }
     }

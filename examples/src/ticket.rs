@@ -157,7 +157,7 @@ fn free_seats(cinema: &Cinema, progress: &TicketOrderProgress) -> Prepared {
     // The date's list itself, shared: no seat is copied.
     let seats = cinema.free_seats.get(date).cloned().unwrap_or_default();
     Prepared::new()
-        .message(format!("Pick a seat for {date}"))
+        .message(["Pick a seat for ", date].concat())
         .options_from("seat", seats)
 }
 
