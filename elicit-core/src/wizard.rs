@@ -239,6 +239,10 @@ type Offers = smallvec::SmallVec<[(Cow<'static, str>, Choices); 1]>;
 
 /// Runtime changes to a step, returned by its `prepare` hook.
 ///
+/// Changes that many flows offer alike (one show's free seats) can be built into the
+/// step's form once with [`Prepared::build`] and offered with
+/// `Prepared::from(&prepared_form)`: see [`PreparedForm`].
+///
 /// ```
 /// use elicit_core::Choice;
 /// use elicit_core::wizard::Prepared;
@@ -260,9 +264,98 @@ pub struct Prepared {
     options: Offers,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     defaults: Vec<(Cow<'static, str>, Value)>,
+    /// The form these changes were built into once ([`PreparedForm`]), shared.
+    #[serde(skip)]
+    built: Option<Shared>,
+}
+
+/// A [`PreparedForm`] as offered by a flow: shared by every flow it is offered to, and
+/// equal to another only when it is the very same.
+#[derive(Clone, Debug)]
+struct Shared(Arc<SharedForm>);
+
+#[derive(Debug)]
+struct SharedForm {
+    /// What the state saves beside the form: the field names offered and the defaults
+    /// (the choices and the message live in the form).
+    skeleton: Prepared,
+    form: StepForm,
+}
+
+impl PartialEq for Shared {
+    fn eq(&self, other: &Shared) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// A step's runtime changes built into its form once, for any number of flows to
+/// offer without building it again: the changes are checked when built, and every
+/// flow's step shares the one form (its choices, defaults and message).
+///
+/// A server whose steps offer the same runtime choices to many users (the free seats
+/// of one show) builds a `PreparedForm` when the data changes and returns
+/// `Prepared::from(&form)` from the step's `prepare` hook. The saved state is the same
+/// as with the `Prepared` it was built from, and restores to an equal form.
+///
+/// ```
+/// use std::sync::Arc;
+/// use elicit_core::{Choice, Elicit};
+/// use elicit_core::wizard::{Prepared, PreparedForm};
+///
+/// #[derive(Elicit, serde::Deserialize)]
+/// struct Seat {
+///     seat: String,
+/// }
+///
+/// // When the inventory changes:
+/// let free: Arc<[Choice]> = ["A1", "A2", "B4"].map(|s| Choice::owned(s, None)).into();
+/// let form: PreparedForm = Prepared::new()
+///     .message("Pick a seat for 2025-02-03")
+///     .options_from("seat", free)
+///     .build(Seat::form())?;
+///
+/// // In the `prepare` hook, for every flow:
+/// let prepared = Prepared::from(&form);
+/// # let _ = prepared;
+/// # Ok::<(), elicit_core::FormError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct PreparedForm(Arc<SharedForm>);
+
+impl PreparedForm {
+    /// The form as asked.
+    pub fn form(&self) -> &Form {
+        &self.0.form
+    }
+
+    /// The message, when the changes set one.
+    pub fn message(&self) -> Option<&str> {
+        self.0.form.message()
+    }
+}
+
+impl From<&PreparedForm> for Prepared {
+    /// The changes of a form built once: offering them builds and copies nothing.
+    fn from(form: &PreparedForm) -> Prepared {
+        Prepared {
+            built: Some(Shared(Arc::clone(&form.0))),
+            ..Prepared::default()
+        }
+    }
 }
 
 impl Prepared {
+    /// Builds these changes into `form` (the step type's form, `T::form()`) once, for
+    /// many flows to offer: see [`PreparedForm`]. The changes are checked now; an
+    /// error says why they do not fit the form.
+    pub fn build(mut self, form: &'static Form) -> Result<PreparedForm, FormError> {
+        let form = self.apply(form).map_err(FormError::new)?;
+        Ok(PreparedForm(Arc::new(SharedForm {
+            skeleton: self,
+            form,
+        })))
+    }
+
     /// No changes.
     pub fn new() -> Prepared {
         Prepared::default()
@@ -331,6 +424,14 @@ impl Prepared {
     /// is built, which keeps the only copy of them (the state writes them out from
     /// there); when the changes are refused they stay here, as they were.
     fn apply(&mut self, base: &'static Form) -> Result<StepForm, String> {
+        if let Some(Shared(shared)) = &self.built {
+            // Built once for this very form: shared as it is.
+            let built = &shared.form;
+            if std::ptr::eq(built.base(), base) || built.base() == base {
+                return Ok(built.clone());
+            }
+            return Err("the prepared form was built for another step's form".into());
+        }
         if self.options.is_empty() && self.defaults.is_empty() {
             return Ok(match self.message.take() {
                 None => StepForm::Static(base),
@@ -839,9 +940,16 @@ struct Pending {
 impl Pending {
     /// The runtime changes as saved.
     fn prepared(&self) -> PreparedView<'_> {
-        PreparedView {
-            prepared: &self.prepared,
-            form: self.form.as_ref(),
+        match &self.prepared.built {
+            // Offered from a `PreparedForm`: its names, defaults and form.
+            Some(Shared(shared)) => PreparedView {
+                prepared: &shared.skeleton,
+                form: Some(self.form.as_ref().unwrap_or(&shared.form)),
+            },
+            None => PreparedView {
+                prepared: &self.prepared,
+                form: self.form.as_ref(),
+            },
         }
     }
 }
@@ -1098,6 +1206,14 @@ struct Built {
 }
 
 impl StepForm {
+    /// The static form this one was built from.
+    fn base(&self) -> &'static Form {
+        match self {
+            StepForm::Static(form) => form,
+            StepForm::Built(built) => built.base,
+        }
+    }
+
     /// Whether the form asks exactly what the step's static form asks, so an answer
     /// may be judged by the step type's own check.
     fn as_base(&self) -> bool {

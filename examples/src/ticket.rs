@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use elicit_core::wizard::Prepared;
+use elicit_core::wizard::{Prepared, PreparedForm};
 use elicit_core::{Choice, Elicit, Wizard};
 use serde::Deserialize;
 
@@ -12,12 +12,35 @@ use crate::forms::Size;
 
 /// The server side: which seats are free on which date.
 ///
-/// Each date's free seats are kept as the choices the seat step offers, in an `Arc`:
-/// every flow asking for that date shares the one list (`Prepared::options_from`), and
-/// a sale makes a new one.
+/// Each date's free seats are kept as the choices the seat step offers, built once into
+/// the seat step's form (a [`PreparedForm`]): every flow asking for that date shares
+/// the one form, and a sale builds a new one.
 #[derive(Clone, Debug, Default)]
 pub struct Cinema {
-    free_seats: BTreeMap<String, Arc<[Choice]>>,
+    shows: BTreeMap<String, Show>,
+}
+
+/// One show's free seats, and the seat step's form offering them (none when sold out).
+#[derive(Clone, Debug)]
+struct Show {
+    seats: Arc<[Choice]>,
+    form: Option<PreparedForm>,
+}
+
+impl Show {
+    fn new(date: &str, seats: Arc<[Choice]>) -> Show {
+        let form = seat_step(date, Arc::clone(&seats))
+            .build(SeatChoice::form())
+            .ok();
+        Show { seats, form }
+    }
+}
+
+/// The seat step's changes for `date`: its message, and `seats` as the choices.
+fn seat_step(date: &str, seats: Arc<[Choice]>) -> Prepared {
+    Prepared::new()
+        .message(["Pick a seat for ", date].concat())
+        .options_from("seat", seats)
 }
 
 impl Cinema {
@@ -32,34 +55,38 @@ impl Cinema {
 
     /// Adds a show with its free seats.
     pub fn add_show(&mut self, date: &str, seats: &[&str]) {
-        self.free_seats.insert(
-            date.to_owned(),
-            seats.iter().map(|s| Choice::owned(*s, None)).collect(),
-        );
+        let seats = seats.iter().map(|s| Choice::owned(*s, None)).collect();
+        self.shows.insert(date.to_owned(), Show::new(date, seats));
     }
 
     /// The free seats on `date` (`None` when there is no show).
     pub fn free_seats(&self, date: &str) -> Option<&[Choice]> {
-        self.free_seats.get(date).map(|seats| &**seats)
+        self.shows.get(date).map(|show| &*show.seats)
     }
 
     /// Sells `seat` on `date`; false when it is not free.
     pub fn take(&mut self, date: &str, seat: &str) -> bool {
-        let Some(seats) = self.free_seats.get_mut(date) else {
+        let Some(show) = self.shows.get_mut(date) else {
             return false;
         };
-        if !seats.iter().any(|s| s.value == seat) {
+        if !show.seats.iter().any(|s| s.value == seat) {
             return false;
         }
-        *seats = seats.iter().filter(|s| s.value != seat).cloned().collect();
+        let left = show
+            .seats
+            .iter()
+            .filter(|s| s.value != seat)
+            .cloned()
+            .collect();
+        *show = Show::new(date, left);
         true
     }
 
     /// The dates with at least one free seat.
     pub fn open_dates(&self) -> impl Iterator<Item = &str> {
-        self.free_seats
+        self.shows
             .iter()
-            .filter(|(_, seats)| !seats.is_empty())
+            .filter(|(_, show)| !show.seats.is_empty())
             .map(|(date, _)| date.as_str())
     }
 }
@@ -154,11 +181,15 @@ fn free_seats(cinema: &Cinema, progress: &TicketOrderProgress) -> Prepared {
         .as_ref()
         .map(|d| d.date.as_str())
         .unwrap_or_default();
-    // The date's list itself, shared: no seat is copied.
-    let seats = cinema.free_seats.get(date).cloned().unwrap_or_default();
-    Prepared::new()
-        .message(["Pick a seat for ", date].concat())
-        .options_from("seat", seats)
+    match cinema.shows.get(date) {
+        // The date's seat form, built when its seats last changed: shared, not built.
+        Some(Show {
+            form: Some(form), ..
+        }) => Prepared::from(form),
+        // No seat left (sold since the date was checked) or no show: offering no
+        // choices ends the wizard with an error naming the step.
+        _ => seat_step(date, Arc::from([])),
+    }
 }
 
 fn no_popcorn(_: &Cinema, progress: &TicketOrderProgress) -> bool {

@@ -735,3 +735,106 @@ fn each_steps_own_check_agrees_with_its_form() {
     // one step is not another's.
     assert_eq!(clean, [2, 2, 4, 2]);
 }
+
+/// A `PreparedForm` is built once and offered by any number of flows: every flow's
+/// step asks the very same form, and the wire, the state and a restored flow are the
+/// same as with the `Prepared` it was built from.
+#[test]
+fn a_prepared_form_is_shared_by_every_flow() {
+    use elicit_core::wizard::{Prepared, PreparedForm};
+    use elicit_core::{Choice, Elicit};
+    let rev = Revision::V2025_11_25;
+    let prepared = Prepared::new()
+        .message("Pick a seat, any seat")
+        .options("seat", ["A1", "B2"].map(|s| Choice::owned(s, None)))
+        .options("size", [Choice::owned("Small", None)])
+        .default_value("seat", "B2");
+    let built: PreparedForm = prepared.clone().build(offered::Pick::form()).unwrap();
+    assert_eq!(built.message(), Some("Pick a seat, any seat"));
+    let shared = Prepared::from(&built);
+    assert_eq!(
+        shared,
+        Prepared::from(&built),
+        "the same form offered twice"
+    );
+    assert_ne!(shared, prepared);
+
+    let ask = |flow: &mut Flow<offered::Offered>, ctx: &Prepared| match flow.poll(ctx, rev) {
+        Ok(Poll::Ask(request)) => request,
+        other => panic!("the step asks: {other:?}"),
+    };
+    let (mut one, mut two, mut plain) = (Flow::new(), Flow::new(), Flow::new());
+    let (a, b, c) = (
+        ask(&mut one, &shared),
+        ask(&mut two, &shared),
+        ask(&mut plain, &prepared),
+    );
+    assert!(
+        std::ptr::eq(a.form(), b.form()),
+        "both flows ask the one form"
+    );
+    assert!(std::ptr::eq(a.form(), built.form()));
+    assert!(!std::ptr::eq(a.form(), c.form()));
+    assert_eq!(a.to_params(), c.to_params());
+    assert_eq!(a.message(), "Pick a seat, any seat");
+    let text = serde_json::to_string(one.state()).unwrap();
+    assert_eq!(text, serde_json::to_string(plain.state()).unwrap());
+    assert_eq!(one.state(), plain.state());
+
+    // Restored, the state builds the form again: equal, not shared.
+    let mut restored =
+        Flow::<offered::Offered>::restore(serde_json::from_str(&text).unwrap()).unwrap();
+    assert_eq!(serde_json::to_string(restored.state()).unwrap(), text);
+    let again = refused(
+        &mut restored,
+        &shared,
+        json!({"size": "Large", "seat": "A1"}),
+    );
+    assert_eq!(
+        again.to_params()["requestedSchema"],
+        a.to_params()["requestedSchema"]
+    );
+    assert!(again.message().contains("Large"), "{}", again.message());
+
+    // Answers are checked against the shared form's choices; the default fills in.
+    let again = refused(&mut one, &shared, json!({"size": "Small", "seat": "C3"}));
+    assert!(again.message().contains("C3"), "{}", again.message());
+    one.answer_value(&shared, "accept", Some(json!({"size": "Small"})))
+        .unwrap();
+    match one.poll(&shared, rev).unwrap() {
+        Poll::Done(Outcome::Completed(done)) => {
+            assert_eq!(
+                (done.pick.size, done.pick.seat.as_str()),
+                (Size::Small, "B2")
+            );
+        }
+        other => panic!("completed: {other:?}"),
+    }
+}
+
+/// A `PreparedForm` is checked when built, and offered only to the form it was built
+/// on.
+#[test]
+fn a_prepared_form_is_checked_when_built_and_kept_to_its_form() {
+    use elicit_core::wizard::Prepared;
+    use elicit_core::{Choice, Elicit};
+    use elicit_examples::ticket::SeatChoice;
+    let empty = Prepared::new().options("seat", Vec::<Choice>::new());
+    let error = empty.build(offered::Pick::form()).unwrap_err();
+    assert!(error.to_string().contains("seat"), "{error}");
+    let unknown = Prepared::new().options("row", [Choice::owned("A", None)]);
+    let error = unknown.build(offered::Pick::form()).unwrap_err();
+    assert!(error.to_string().contains("`row`"), "{error}");
+
+    let elsewhere = Prepared::new()
+        .options("seat", [Choice::owned("A1", None)])
+        .build(SeatChoice::form())
+        .unwrap();
+    let mut flow = Flow::<offered::Offered>::new();
+    match flow.poll(&Prepared::from(&elsewhere), Revision::V2025_11_25) {
+        Err(WizardError::Prepare { message, .. }) => {
+            assert!(message.contains("another step's form"), "{message}");
+        }
+        other => panic!("a form built for another step is refused: {other:?}"),
+    }
+}
