@@ -254,15 +254,17 @@ type Offers = smallvec::SmallVec<[(Cow<'static, str>, Choices); 1]>;
 ///     .default_value("seat", "A2");
 /// # let _ = prepared;
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+///
+/// It serializes as a saved state holds it (see [`WizardState`]).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 pub struct Prepared {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     message: Option<String>,
     /// Per field, the choices offered. Once the step's form is built they live in the
     /// form (see [`Prepared::apply`]) and this list keeps the field names.
-    #[serde(default, skip_serializing_if = "Offers::is_empty", with = "offered")]
+    #[serde(default, deserialize_with = "offered::deserialize")]
     options: Offers,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     defaults: Vec<(Cow<'static, str>, Value)>,
     /// The form these changes were built into once ([`PreparedForm`]), shared.
     #[serde(skip)]
@@ -349,11 +351,53 @@ impl Prepared {
     /// many flows to offer: see [`PreparedForm`]. The changes are checked now; an
     /// error says why they do not fit the form.
     pub fn build(mut self, form: &'static Form) -> Result<PreparedForm, FormError> {
+        self.unshare();
         let form = self.apply(form).map_err(FormError::new)?;
         Ok(PreparedForm(Arc::new(SharedForm {
             skeleton: self,
             form,
         })))
+    }
+
+    /// The changes as saved: from the step's `form` once built (the offered choices and
+    /// the message have moved there), or from the `PreparedForm` these came from.
+    fn view<'a>(&'a self, form: Option<&'a StepForm>) -> PreparedView<'a> {
+        match &self.built {
+            Some(Shared(shared)) => PreparedView {
+                prepared: &shared.skeleton,
+                form: Some(form.unwrap_or(&shared.form)),
+            },
+            None => PreparedView {
+                prepared: self,
+                form,
+            },
+        }
+    }
+
+    /// Changes made to a `Prepared` that came from a [`PreparedForm`] go on top of that
+    /// form's: it is no longer offered as it is, and becomes the plain changes it was
+    /// built from (the choices shared, not copied, when they were).
+    fn unshare(&mut self) {
+        let Some(Shared(shared)) = self.built.take() else {
+            return;
+        };
+        let view = shared.skeleton.view(Some(&shared.form));
+        self.message = view.message().map(str::to_owned);
+        self.options = shared
+            .skeleton
+            .options
+            .iter()
+            .map(|(name, _)| {
+                let choices = match shared.form.field(name).map(|f| &f.kind) {
+                    Some(
+                        FieldKind::Select { options, .. } | FieldKind::MultiSelect { options, .. },
+                    ) => options.clone(),
+                    _ => Choices::default(),
+                };
+                (name.clone(), choices)
+            })
+            .collect();
+        self.defaults = shared.skeleton.defaults.clone();
     }
 
     /// No changes.
@@ -363,6 +407,7 @@ impl Prepared {
 
     /// Replaces the step's message.
     pub fn message(mut self, message: impl Into<String>) -> Prepared {
+        self.unshare();
         self.message = Some(message.into());
         self
     }
@@ -400,6 +445,7 @@ impl Prepared {
         field: impl Into<Cow<'static, str>>,
         choices: impl Into<Choices>,
     ) -> Prepared {
+        self.unshare();
         let field = field.into();
         let choices = choices.into();
         match self.options.iter_mut().find(|(name, _)| *name == field) {
@@ -415,6 +461,7 @@ impl Prepared {
         field: impl Into<Cow<'static, str>>,
         value: impl Into<Value>,
     ) -> Prepared {
+        self.unshare();
         self.defaults.push((field.into(), value.into()));
         self
     }
@@ -595,21 +642,9 @@ fn narrow(name: &str, variants: &[Choice], offered: &mut Choices) -> Result<Vec<
 mod offered {
     use std::borrow::Cow;
 
-    use serde::ser::SerializeSeq;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use crate::form::Choice;
-
-    pub(super) fn serialize<S: Serializer>(
-        options: &[(Cow<'static, str>, super::Choices)],
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(options.len()))?;
-        for (name, choices) in options {
-            seq.serialize_element(&(name, List(choices.iter().map(pair))))?;
-        }
-        seq.end()
-    }
 
     pub(super) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
@@ -940,17 +975,7 @@ struct Pending {
 impl Pending {
     /// The runtime changes as saved.
     fn prepared(&self) -> PreparedView<'_> {
-        match &self.prepared.built {
-            // Offered from a `PreparedForm`: its names, defaults and form.
-            Some(Shared(shared)) => PreparedView {
-                prepared: &shared.skeleton,
-                form: Some(self.form.as_ref().unwrap_or(&shared.form)),
-            },
-            None => PreparedView {
-                prepared: &self.prepared,
-                form: self.form.as_ref(),
-            },
-        }
+        self.prepared.view(self.form.as_ref())
     }
 }
 
@@ -1023,6 +1048,13 @@ impl<'a> PreparedView<'a> {
             .options
             .iter()
             .map(|(name, kept)| (&**name, self.offered(name, kept)))
+    }
+}
+
+impl Serialize for Prepared {
+    /// Written as the state saves it (the offered choices as `[value, title]` pairs).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.view(None).serialize(serializer)
     }
 }
 

@@ -838,3 +838,51 @@ fn a_prepared_form_is_checked_when_built_and_kept_to_its_form() {
         other => panic!("a form built for another step is refused: {other:?}"),
     }
 }
+
+/// A `Prepared` that came from a `PreparedForm` writes out as the changes it was built
+/// from, and changes made to it go on top of the form's (it is then built per flow).
+#[test]
+fn changes_on_top_of_a_prepared_form_are_kept() {
+    use elicit_core::wizard::Prepared;
+    use elicit_core::{Choice, Elicit};
+    let rev = Revision::V2025_11_25;
+    let prepared = Prepared::new()
+        .message("Pick a seat, any seat")
+        .options("seat", ["A1", "B2"].map(|s| Choice::owned(s, None)))
+        .options("size", [Choice::owned("Small", None)]);
+    let built = prepared.clone().build(offered::Pick::form()).unwrap();
+    assert_eq!(
+        serde_json::to_value(Prepared::from(&built)).unwrap(),
+        serde_json::to_value(&prepared).unwrap()
+    );
+
+    let ask = |ctx: &Prepared| {
+        let mut flow = Flow::<offered::Offered>::new();
+        match flow.poll(ctx, rev) {
+            Ok(Poll::Ask(request)) => (request.message().to_owned(), request.to_params()),
+            other => panic!("the step asks: {other:?}"),
+        }
+    };
+    let (message, params) = ask(&Prepared::from(&built).message("Another message"));
+    assert_eq!(message, "Another message");
+    assert_eq!(
+        params["requestedSchema"],
+        ask(&prepared).1["requestedSchema"]
+    );
+
+    let (message, params) =
+        ask(&Prepared::from(&built).options("seat", [Choice::owned("C3", None)]));
+    assert_eq!(message, "Pick a seat, any seat");
+    let schema = &params["requestedSchema"]["properties"];
+    assert_eq!(schema["seat"]["enum"], json!(["C3"]));
+    assert_eq!(schema["size"]["oneOf"][0]["const"], json!("Small"));
+    assert_eq!(schema["size"]["oneOf"].as_array().map(Vec::len), Some(1));
+
+    // Built again from such changes: a form of its own, not the first one.
+    let again = Prepared::from(&built)
+        .default_value("seat", "B2")
+        .build(offered::Pick::form())
+        .unwrap();
+    assert!(!std::ptr::eq(again.form(), built.form()));
+    assert!(again.form().field("seat").is_some_and(|f| !f.required));
+}
