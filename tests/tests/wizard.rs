@@ -396,6 +396,13 @@ fn refused(
     }
 }
 
+/// The flow a saved state restores to, which saves the very same text again.
+fn restored_as_saved(text: &str) -> Flow<offered::Offered> {
+    let flow = Flow::<offered::Offered>::restore(serde_json::from_str(text).unwrap()).unwrap();
+    assert_eq!(serde_json::to_string(flow.state()).unwrap(), text);
+    flow
+}
+
 fn offered_state(flow: &Flow<offered::Offered>) -> Value {
     serde_json::to_value(flow.state()).unwrap()["pending"]["prepared"]["options"].clone()
 }
@@ -639,9 +646,7 @@ fn shared_choices_are_offered_without_a_copy() {
         serde_json::to_string(copied.state()).unwrap()
     );
     let text = serde_json::to_string(flow.state()).unwrap();
-    let mut restored =
-        Flow::<offered::Offered>::restore(serde_json::from_str(&text).unwrap()).unwrap();
-    assert_eq!(serde_json::to_string(restored.state()).unwrap(), text);
+    let mut restored = restored_as_saved(&text);
     let again = refused(
         &mut restored,
         &prepared,
@@ -736,19 +741,24 @@ fn each_steps_own_check_agrees_with_its_form() {
     assert_eq!(clean, [2, 2, 4, 2]);
 }
 
+/// Changes to `offered::Pick`: a message, two seats, one size.
+fn pick_changes() -> elicit_core::wizard::Prepared {
+    use elicit_core::Choice;
+    elicit_core::wizard::Prepared::new()
+        .message("Pick a seat, any seat")
+        .options("seat", ["A1", "B2"].map(|s| Choice::owned(s, None)))
+        .options("size", [Choice::owned("Small", None)])
+}
+
 /// A `PreparedForm` is built once and offered by any number of flows: every flow's
 /// step asks the very same form, and the wire, the state and a restored flow are the
 /// same as with the `Prepared` it was built from.
 #[test]
 fn a_prepared_form_is_shared_by_every_flow() {
+    use elicit_core::Elicit;
     use elicit_core::wizard::{Prepared, PreparedForm};
-    use elicit_core::{Choice, Elicit};
     let rev = Revision::V2025_11_25;
-    let prepared = Prepared::new()
-        .message("Pick a seat, any seat")
-        .options("seat", ["A1", "B2"].map(|s| Choice::owned(s, None)))
-        .options("size", [Choice::owned("Small", None)])
-        .default_value("seat", "B2");
+    let prepared = pick_changes().default_value("seat", "B2");
     let built: PreparedForm = prepared.clone().build(offered::Pick::form()).unwrap();
     assert_eq!(built.message(), Some("Pick a seat, any seat"));
     let shared = Prepared::from(&built);
@@ -782,9 +792,7 @@ fn a_prepared_form_is_shared_by_every_flow() {
     assert_eq!(one.state(), plain.state());
 
     // Restored, the state builds the form again: equal, not shared.
-    let mut restored =
-        Flow::<offered::Offered>::restore(serde_json::from_str(&text).unwrap()).unwrap();
-    assert_eq!(serde_json::to_string(restored.state()).unwrap(), text);
+    let mut restored = restored_as_saved(&text);
     let again = refused(
         &mut restored,
         &shared,
@@ -846,10 +854,7 @@ fn changes_on_top_of_a_prepared_form_are_kept() {
     use elicit_core::wizard::Prepared;
     use elicit_core::{Choice, Elicit};
     let rev = Revision::V2025_11_25;
-    let prepared = Prepared::new()
-        .message("Pick a seat, any seat")
-        .options("seat", ["A1", "B2"].map(|s| Choice::owned(s, None)))
-        .options("size", [Choice::owned("Small", None)]);
+    let prepared = pick_changes();
     let built = prepared.clone().build(offered::Pick::form()).unwrap();
     assert_eq!(
         serde_json::to_value(Prepared::from(&built)).unwrap(),
