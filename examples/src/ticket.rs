@@ -186,9 +186,13 @@ fn free_seats(cinema: &Cinema, progress: &TicketOrderProgress) -> Prepared {
         Some(Show {
             form: Some(form), ..
         }) => Prepared::from(form),
-        // No seat left (sold since the date was checked) or no show: offering no
-        // choices ends the wizard with an error naming the step.
-        _ => seat_step(date, Arc::from([])),
+        // No form: no seat left (sold since the date was checked), no show, or seats
+        // the step refuses. Offered as they are, they end the wizard with an error
+        // naming the step and saying why.
+        show => seat_step(
+            date,
+            show.map_or_else(|| Arc::from([]), |show| Arc::clone(&show.seats)),
+        ),
     }
 }
 
