@@ -29,19 +29,31 @@ use crate::outcome::AnswerError;
 ///
 /// The same answers are accepted and refused, with the same errors, as with
 /// [`Form::validate`] followed by `T::deserialize`; only the work is done once.
+#[inline]
 pub(crate) fn parse<'de, T: Deserialize<'de>>(
     form: &'de Form,
     content: Option<&'de Value>,
     strictness: Strictness,
     clean: impl FnOnce(&serde_json::Map<String, Value>, Strictness) -> bool,
 ) -> Result<T, AnswerError> {
+    // The clean answer, inlined into the caller; everything else out of line.
+    if let Some(whole @ Value::Object(map)) = content
+        && clean(map, strictness)
+    {
+        return T::deserialize(whole).map_err(AnswerError::Parse);
+    }
+    parse_unclean(form, content, strictness)
+}
+
+/// [`parse`] of an answer that is not clean (or not an object).
+#[inline(never)]
+fn parse_unclean<'de, T: Deserialize<'de>>(
+    form: &'de Form,
+    content: Option<&'de Value>,
+    strictness: Strictness,
+) -> Result<T, AnswerError> {
     let entries = match content {
-        Some(whole @ Value::Object(map)) => {
-            if clean(map, strictness) {
-                return T::deserialize(whole).map_err(AnswerError::Parse);
-            }
-            Iter::Borrowed(map.iter())
-        }
+        Some(Value::Object(map)) => Iter::Borrowed(map.iter()),
         None | Some(Value::Null) => Iter::Done,
         Some(other) => {
             return Err(AnswerError::NotAnObject {
