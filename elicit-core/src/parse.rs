@@ -65,19 +65,31 @@ fn parse_unclean<'de, T: Deserialize<'de>>(
 }
 
 /// [`parse`] from an owned value: strings move into `T` instead of being copied.
+#[inline]
 pub(crate) fn parse_owned<'de, T: Deserialize<'de>>(
     form: &'de Form,
     content: Option<Value>,
     strictness: Strictness,
     clean: impl FnOnce(&serde_json::Map<String, Value>, Strictness) -> bool,
 ) -> Result<T, AnswerError> {
-    let entries = match content {
-        Some(Value::Object(map)) => {
-            if clean(&map, strictness) {
-                return T::deserialize(Value::Object(map)).map_err(AnswerError::Parse);
-            }
-            Iter::Owned(map.into_iter())
+    // As in `parse`: the clean answer inlined, everything else out of line.
+    match content {
+        Some(Value::Object(map)) if clean(&map, strictness) => {
+            T::deserialize(Value::Object(map)).map_err(AnswerError::Parse)
         }
+        content => parse_owned_unclean(form, content, strictness),
+    }
+}
+
+/// [`parse_owned`] of an answer that is not clean (or not an object).
+#[inline(never)]
+fn parse_owned_unclean<'de, T: Deserialize<'de>>(
+    form: &'de Form,
+    content: Option<Value>,
+    strictness: Strictness,
+) -> Result<T, AnswerError> {
+    let entries = match content {
+        Some(Value::Object(map)) => Iter::Owned(map.into_iter()),
         None | Some(Value::Null) => Iter::Done,
         Some(other) => {
             return Err(AnswerError::NotAnObject {
