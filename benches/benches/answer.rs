@@ -8,11 +8,18 @@ use std::hint::black_box;
 use criterion::{
     BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
 };
-use elicit_benches::{Form5, Form20, FormEnums, form_enums_answer, form5_answer, form20_answer};
+use elicit_benches::{
+    Form5, Form20, FormEnums, form_enums_answer, form5_answer, form20_answer, own,
+};
 use elicit_core::{Elicit, Format, Revision, Strictness, format_ok};
 use serde_json::Value;
 
-fn group<T: Elicit>(g: &mut BenchmarkGroup<'_, WallTime>, answer: Value) {
+/// The routes on one form: ours read as `T`, serde's and jsonschema's as `U` (the same
+/// form; `U` with serde's derived `Deserialize`, as the rmcp route has it).
+fn group<T: Elicit, U: serde::de::DeserializeOwned>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    answer: Value,
+) {
     let schema = T::requested_schema(Revision::V2025_11_25)
         .unwrap()
         .to_value();
@@ -34,7 +41,7 @@ fn group<T: Elicit>(g: &mut BenchmarkGroup<'_, WallTime>, answer: Value) {
     });
     // `from_value` consumes its input: the clone is part of its cost from a borrowed result.
     g.bench_function("serde_from_value_clone", |b| {
-        b.iter(|| serde_json::from_value::<T>(black_box(&answer).clone()).unwrap())
+        b.iter(|| serde_json::from_value::<U>(black_box(&answer).clone()).unwrap())
     });
     // Both from an owned value, as a server holds the client's result: the clone is made
     // outside the timing, and each side ends with the value consumed or dropped.
@@ -48,26 +55,26 @@ fn group<T: Elicit>(g: &mut BenchmarkGroup<'_, WallTime>, answer: Value) {
     g.bench_function("serde_from_value_owned", |b| {
         b.iter_batched(
             || answer.clone(),
-            |v| serde_json::from_value::<T>(v).unwrap(),
+            |v| serde_json::from_value::<U>(v).unwrap(),
             BatchSize::SmallInput,
         )
     });
     // The same parse without the clone: serde_json deserializing from `&Value`.
     g.bench_function("serde_deserialize_ref", |b| {
-        b.iter(|| T::deserialize(black_box(&answer)).unwrap())
+        b.iter(|| U::deserialize(black_box(&answer)).unwrap())
     });
     g.bench_function("jsonschema_formats_then_from_value_clone", |b| {
         b.iter(|| {
             let v = black_box(&answer);
             with_formats.validate(v).unwrap();
-            serde_json::from_value::<T>(v.clone()).unwrap()
+            serde_json::from_value::<U>(v.clone()).unwrap()
         })
     });
     g.bench_function("jsonschema_no_formats_then_from_value_clone", |b| {
         b.iter(|| {
             let v = black_box(&answer);
             without_formats.validate(v).unwrap();
-            serde_json::from_value::<T>(v.clone()).unwrap()
+            serde_json::from_value::<U>(v.clone()).unwrap()
         })
     });
     g.bench_function("clone_only", |b| b.iter(|| black_box(&answer).clone()));
@@ -99,15 +106,29 @@ fn formats(c: &mut Criterion) {
 
 fn answer(c: &mut Criterion) {
     let mut g = c.benchmark_group("answer/form5");
-    group::<Form5>(&mut g, form5_answer());
+    group::<Form5, Form5>(&mut g, form5_answer());
     g.finish();
     let mut g = c.benchmark_group("answer/form20");
-    group::<Form20>(&mut g, form20_answer());
+    group::<Form20, Form20>(&mut g, form20_answer());
     g.finish();
     let mut g = c.benchmark_group("answer/enums");
-    group::<FormEnums>(&mut g, form_enums_answer());
+    group::<FormEnums, FormEnums>(&mut g, form_enums_answer());
     g.finish();
 }
 
-criterion_group!(benches, answer, formats);
+/// The same forms with `#[elicit(deserialize)]` on our side; serde's and jsonschema's
+/// routes read the serde-derived twin.
+fn answer_own(c: &mut Criterion) {
+    let mut g = c.benchmark_group("answer/own_form5");
+    group::<own::Form5, Form5>(&mut g, form5_answer());
+    g.finish();
+    let mut g = c.benchmark_group("answer/own_form20");
+    group::<own::Form20, Form20>(&mut g, form20_answer());
+    g.finish();
+    let mut g = c.benchmark_group("answer/own_enums");
+    group::<own::FormEnums, FormEnums>(&mut g, form_enums_answer());
+    g.finish();
+}
+
+criterion_group!(benches, answer, answer_own, formats);
 criterion_main!(benches);

@@ -14,8 +14,31 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+/// Declares the forms twice: here with serde's `Deserialize`, and in [`own`] with
+/// `#[elicit(deserialize)]` (the derive's own `Deserialize`, and clean answers read
+/// straight from their values). Same fields, attributes and schema.
+macro_rules! forms {
+    (@each [$($extra:tt)*] $(#[$m:meta])* pub $kind:ident $name:ident $body:tt $($rest:tt)*) => {
+        $(#[$m])*
+        $($extra)*
+        pub $kind $name $body
+        forms!(@each [$($extra)*] $($rest)*);
+    };
+    (@each [$($extra:tt)*]) => {};
+    ($($items:tt)*) => {
+        forms!(@each [#[derive(Deserialize)]] $($items)*);
+
+        /// The same forms with `#[elicit(deserialize)]`.
+        pub mod own {
+            use super::*;
+            forms!(@each [#[elicit(deserialize)]] $($items)*);
+        }
+    };
+}
+
+forms! {
 /// A five-field sign-up form.
-#[derive(Debug, Elicit, Deserialize, JsonSchema)]
+#[derive(Debug, Elicit, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Form5 {
     /// Your full name.
@@ -40,47 +63,8 @@ pub struct Form5 {
     pub birthday: Option<String>,
 }
 
-/// rmcp's builder for [`Form5`].
-pub fn form5_builder() -> ElicitationSchema {
-    ElicitationSchema::builder()
-        .required_string_property("name", |s| {
-            s.title("Name")
-                .description("Your full name.")
-                .length(1, 100)
-        })
-        .required_string_property("email", |_| {
-            StringSchema::email()
-                .title("E-mail")
-                .description("Where we write to you.")
-        })
-        .required_integer_property("age", |s| {
-            s.title("Age").description("In years.").range(0, 150)
-        })
-        .required_bool_property("newsletter", |s| {
-            s.title("Newsletter")
-                .description("Tick to get the newsletter.")
-        })
-        .string_property("birthday", |_| {
-            StringSchema::date()
-                .title("Birthday")
-                .description("Optional.")
-        })
-        .build_unchecked()
-}
-
-/// A valid answer to [`Form5`].
-pub fn form5_answer() -> Value {
-    json!({
-        "name": "Ada Lovelace",
-        "email": "ada@example.com",
-        "age": 36,
-        "newsletter": true,
-        "birthday": "1815-12-10"
-    })
-}
-
 /// A twenty-field form: text with and without formats, integers, numbers, checkboxes.
-#[derive(Debug, Elicit, Deserialize, JsonSchema)]
+#[derive(Debug, Elicit, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Form20 {
     /// Given name.
@@ -163,6 +147,97 @@ pub struct Form20 {
     #[elicit(title = "Notes", max_length = 500)]
     #[schemars(title = "Notes", length(max = 500))]
     pub notes: Option<String>,
+}
+
+/// Popcorn sizes: a select whose options have titles.
+///
+/// `extend("type" = "string")`: schemars writes a titled enum as a bare `oneOf`, which
+/// rmcp's `from_type` reads only with the `type` MCP requires next to it.
+#[derive(Debug, Clone, Copy, Elicit, JsonSchema, PartialEq, Eq)]
+#[schemars(inline, extend("type" = "string"))]
+pub enum Size {
+    /// Small.
+    #[elicit(title = "Small (S)")]
+    #[schemars(title = "Small (S)")]
+    Small,
+    /// Medium.
+    #[elicit(title = "Medium (M)")]
+    #[schemars(title = "Medium (M)")]
+    Medium,
+    /// Large.
+    #[elicit(title = "Large (L)")]
+    #[schemars(title = "Large (L)")]
+    Large,
+}
+
+/// Toppings: the items of a multi-select.
+#[derive(Debug, Clone, Copy, Elicit, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+#[schemars(inline)]
+pub enum Topping {
+    // No doc comments on these variants: with one, schemars would emit `oneOf`
+    // entries without titles, which rmcp's `from_type` cannot read as a multi-select.
+    Butter,
+    Salt,
+    Caramel,
+    Cheese,
+}
+
+/// A form with a titled single select and a multi-select (2025-11-25 and later).
+#[derive(Debug, Elicit, JsonSchema)]
+pub struct FormEnums {
+    /// Bucket size.
+    #[elicit(title = "Size")]
+    #[schemars(title = "Size")]
+    pub size: Size,
+    /// Pick one or two.
+    #[elicit(title = "Toppings", min_items = 1, max_items = 2)]
+    #[schemars(title = "Toppings", length(min = 1, max = 2))]
+    pub toppings: Vec<Topping>,
+    /// How many buckets.
+    #[elicit(title = "Buckets", minimum = 1, maximum = 4)]
+    #[schemars(title = "Buckets", range(min = 1, max = 4))]
+    pub buckets: u8,
+}
+}
+
+/// rmcp's builder for [`Form5`].
+pub fn form5_builder() -> ElicitationSchema {
+    ElicitationSchema::builder()
+        .required_string_property("name", |s| {
+            s.title("Name")
+                .description("Your full name.")
+                .length(1, 100)
+        })
+        .required_string_property("email", |_| {
+            StringSchema::email()
+                .title("E-mail")
+                .description("Where we write to you.")
+        })
+        .required_integer_property("age", |s| {
+            s.title("Age").description("In years.").range(0, 150)
+        })
+        .required_bool_property("newsletter", |s| {
+            s.title("Newsletter")
+                .description("Tick to get the newsletter.")
+        })
+        .string_property("birthday", |_| {
+            StringSchema::date()
+                .title("Birthday")
+                .description("Optional.")
+        })
+        .build_unchecked()
+}
+
+/// A valid answer to [`Form5`].
+pub fn form5_answer() -> Value {
+    json!({
+        "name": "Ada Lovelace",
+        "email": "ada@example.com",
+        "age": 36,
+        "newsletter": true,
+        "birthday": "1815-12-10"
+    })
 }
 
 /// rmcp's builder for [`Form20`].
@@ -288,57 +363,6 @@ pub fn form20_answer() -> Value {
     })
 }
 
-/// Popcorn sizes: a select whose options have titles.
-///
-/// `extend("type" = "string")`: schemars writes a titled enum as a bare `oneOf`, which
-/// rmcp's `from_type` reads only with the `type` MCP requires next to it.
-#[derive(Debug, Clone, Copy, Elicit, Deserialize, JsonSchema, PartialEq, Eq)]
-#[schemars(inline, extend("type" = "string"))]
-pub enum Size {
-    /// Small.
-    #[elicit(title = "Small (S)")]
-    #[schemars(title = "Small (S)")]
-    Small,
-    /// Medium.
-    #[elicit(title = "Medium (M)")]
-    #[schemars(title = "Medium (M)")]
-    Medium,
-    /// Large.
-    #[elicit(title = "Large (L)")]
-    #[schemars(title = "Large (L)")]
-    Large,
-}
-
-/// Toppings: the items of a multi-select.
-#[derive(Debug, Clone, Copy, Elicit, Deserialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-#[schemars(inline)]
-pub enum Topping {
-    // No doc comments on these variants: with one, schemars would emit `oneOf`
-    // entries without titles, which rmcp's `from_type` cannot read as a multi-select.
-    Butter,
-    Salt,
-    Caramel,
-    Cheese,
-}
-
-/// A form with a titled single select and a multi-select (2025-11-25 and later).
-#[derive(Debug, Elicit, Deserialize, JsonSchema)]
-pub struct FormEnums {
-    /// Bucket size.
-    #[elicit(title = "Size")]
-    #[schemars(title = "Size")]
-    pub size: Size,
-    /// Pick one or two.
-    #[elicit(title = "Toppings", min_items = 1, max_items = 2)]
-    #[schemars(title = "Toppings", length(min = 1, max = 2))]
-    pub toppings: Vec<Topping>,
-    /// How many buckets.
-    #[elicit(title = "Buckets", minimum = 1, maximum = 4)]
-    #[schemars(title = "Buckets", range(min = 1, max = 4))]
-    pub buckets: u8,
-}
-
 /// rmcp's builder for [`FormEnums`].
 pub fn form_enums_builder() -> ElicitationSchema {
     let size = EnumSchema::builder(vec!["Small".into(), "Medium".into(), "Large".into()])
@@ -429,5 +453,27 @@ mod tests {
     #[test]
     fn form_enums_agrees() {
         check::<FormEnums>(form_enums_builder(), form_enums_answer());
+    }
+
+    /// The `own` twins are the same forms: the same schema, and the same answer read
+    /// to the same values.
+    fn twins<S: Elicit + std::fmt::Debug, O: Elicit + std::fmt::Debug>(answer: Value) {
+        for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+            assert_eq!(
+                serde_json::to_value(S::requested_schema(revision).unwrap()).unwrap(),
+                serde_json::to_value(O::requested_schema(revision).unwrap()).unwrap()
+            );
+        }
+        assert_eq!(
+            format!("{:?}", S::from_content(Some(&answer)).unwrap()),
+            format!("{:?}", O::from_content(Some(&answer)).unwrap())
+        );
+    }
+
+    #[test]
+    fn own_twins_are_the_same_forms() {
+        twins::<Form5, own::Form5>(form5_answer());
+        twins::<Form20, own::Form20>(form20_answer());
+        twins::<FormEnums, own::FormEnums>(form_enums_answer());
     }
 }

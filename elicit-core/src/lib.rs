@@ -63,6 +63,7 @@ mod confirm;
 mod form;
 mod outcome;
 mod parse;
+mod read;
 mod revision;
 mod schema;
 pub mod wizard;
@@ -127,6 +128,37 @@ pub trait Elicit: DeserializeOwned {
         parse::clean(Self::form().fields(), map, strictness)
     }
 
+    /// A clean answer (see [`__clean`](Self::__clean)) read as `Self`, or `None` when
+    /// the answer is not clean. The derive generates a version that builds `Self`
+    /// straight from the values under `#[elicit(deserialize)]`.
+    #[doc(hidden)]
+    #[inline]
+    fn __read_clean(
+        map: &serde_json::Map<String, Value>,
+        strictness: Strictness,
+    ) -> Option<Result<Self, serde_json::Error>> {
+        if Self::__clean(map, strictness) {
+            Some(Self::deserialize(map))
+        } else {
+            None
+        }
+    }
+
+    /// [`__read_clean`](Self::__read_clean) of an owned answer: the map back when it
+    /// is not clean.
+    #[doc(hidden)]
+    #[inline]
+    fn __read_clean_owned(
+        map: serde_json::Map<String, Value>,
+        strictness: Strictness,
+    ) -> Result<Result<Self, serde_json::Error>, serde_json::Map<String, Value>> {
+        if Self::__clean(&map, strictness) {
+            Ok(Self::deserialize(Value::Object(map)))
+        } else {
+            Err(map)
+        }
+    }
+
     /// The `requestedSchema` for a peer speaking `revision`; an error when the revision
     /// cannot express the form. Costs about a pointer copy.
     fn requested_schema(revision: Revision) -> Result<RequestedSchema<'static>, SchemaError> {
@@ -143,7 +175,7 @@ pub trait Elicit: DeserializeOwned {
         content: Option<&Value>,
         strictness: Strictness,
     ) -> Result<Self, AnswerError> {
-        parse::parse(Self::form(), content, strictness, Self::__clean)
+        parse::parse(Self::form(), content, strictness, Self::__read_clean)
     }
 
     /// [`from_content`](Self::from_content) for content the caller owns (a server
@@ -158,7 +190,7 @@ pub trait Elicit: DeserializeOwned {
         content: Option<Value>,
         strictness: Strictness,
     ) -> Result<Self, AnswerError> {
-        parse::parse_owned(Self::form(), content, strictness, Self::__clean)
+        parse::parse_owned(Self::form(), content, strictness, Self::__read_clean_owned)
     }
 }
 

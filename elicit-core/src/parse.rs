@@ -34,13 +34,16 @@ pub(crate) fn parse<'de, T: Deserialize<'de>>(
     form: &'de Form,
     content: Option<&'de Value>,
     strictness: Strictness,
-    clean: impl FnOnce(&serde_json::Map<String, Value>, Strictness) -> bool,
+    read_clean: impl FnOnce(
+        &'de serde_json::Map<String, Value>,
+        Strictness,
+    ) -> Option<Result<T, serde_json::Error>>,
 ) -> Result<T, AnswerError> {
     // The clean answer, inlined into the caller; everything else out of line.
-    if let Some(whole @ Value::Object(map)) = content
-        && clean(map, strictness)
+    if let Some(Value::Object(map)) = content
+        && let Some(read) = read_clean(map, strictness)
     {
-        return T::deserialize(whole).map_err(AnswerError::Parse);
+        return read.map_err(AnswerError::Parse);
     }
     parse_unclean(form, content, strictness)
 }
@@ -70,13 +73,17 @@ pub(crate) fn parse_owned<'de, T: Deserialize<'de>>(
     form: &'de Form,
     content: Option<Value>,
     strictness: Strictness,
-    clean: impl FnOnce(&serde_json::Map<String, Value>, Strictness) -> bool,
+    read_clean: impl FnOnce(
+        serde_json::Map<String, Value>,
+        Strictness,
+    ) -> Result<Result<T, serde_json::Error>, serde_json::Map<String, Value>>,
 ) -> Result<T, AnswerError> {
     // As in `parse`: the clean answer inlined, everything else out of line.
     match content {
-        Some(Value::Object(map)) if clean(&map, strictness) => {
-            T::deserialize(Value::Object(map)).map_err(AnswerError::Parse)
-        }
+        Some(Value::Object(map)) => match read_clean(map, strictness) {
+            Ok(read) => read.map_err(AnswerError::Parse),
+            Err(map) => parse_owned_unclean(form, Some(Value::Object(map)), strictness),
+        },
         content => parse_owned_unclean(form, content, strictness),
     }
 }

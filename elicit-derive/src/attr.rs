@@ -91,6 +91,8 @@ pub struct SerdeMember {
     pub rename: Option<(String, Span)>,
     pub skip: bool,
     pub default: bool,
+    /// `default = "path"`: the function serde calls for a missing field.
+    pub default_path: Option<syn::ExprPath>,
     pub flatten: Option<Span>,
 }
 
@@ -503,13 +505,69 @@ impl VariantAttrs {
 
 /// `#[elicit(..)]` on the struct or enum itself: nothing is accepted yet, so every key
 /// is reported.
-pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) {
-    each_elicit_key(cx, attrs, |cx, name, key, _| {
-        cx.error(
-            key,
-            format!("unknown key `{name}` in #[elicit(..)]: put `#[elicit(..)]` on fields and variants, not on the type"),
-        )
+/// `#[elicit(..)]` on the type: `deserialize` (the derive writes `Deserialize` too).
+/// Returns the span of `deserialize` when it is there.
+pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> Option<Span> {
+    let mut deserialize = None;
+    each_elicit_key(cx, attrs, |cx, name, key, value| {
+        if name == "deserialize" {
+            no_value(cx, name, &value);
+            set_flag(cx, &mut deserialize, name, key);
+        } else {
+            cx.error(
+                key,
+                format!("unknown key `{name}` in #[elicit(..)] on a type: the type takes only `deserialize` (the derive then implements `Deserialize` too); put the other keys on fields and variants"),
+            )
+        }
     });
+    deserialize
+}
+
+/// The serde attributes `#[elicit(deserialize)]` reads on the type, on a field or on a
+/// variant; the others would change what serde's derive reads, which the derive's own
+/// `Deserialize` does not do, so they are errors.
+pub fn serde_supported(cx: &mut Ctxt, attrs: &[Attribute], place: Place) {
+    let allowed: &[&str] = match place {
+        Place::Container => &["rename", "rename_all", "deny_unknown_fields", "expecting"],
+        Place::Field => &[
+            "rename",
+            "default",
+            "skip",
+            "skip_deserializing",
+            "skip_serializing",
+            "skip_serializing_if",
+            "serialize_with",
+        ],
+        Place::Variant => &["rename", "skip", "skip_deserializing", "skip_serializing"],
+    };
+    for meta in serde_metas(attrs) {
+        let path = meta.path();
+        let name = path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        if !allowed.contains(&name.as_str()) {
+            cx.error(
+                path.span(),
+                format!(
+                    "`#[serde({name})]` is not supported with `#[elicit(deserialize)]`, whose `Deserialize` reads {}: remove `deserialize` from `#[elicit(..)]` and derive serde's `Deserialize` to use it",
+                    match place {
+                        Place::Container => "`rename`, `rename_all`, `deny_unknown_fields` and `expecting` on the type",
+                        Place::Field => "`rename`, `default` and `skip`/`skip_deserializing` on a field (and ignores the serializing ones)",
+                        Place::Variant => "`rename` and `skip`/`skip_deserializing` on a variant",
+                    }
+                ),
+            );
+        }
+    }
+}
+
+/// Where a serde attribute sits.
+#[derive(Clone, Copy)]
+pub enum Place {
+    Container,
+    Field,
+    Variant,
 }
 
 fn serde_metas(attrs: &[Attribute]) -> Vec<Meta> {
@@ -588,6 +646,13 @@ impl SerdeMember {
                 out.skip = true;
             } else if path.is_ident("default") {
                 out.default = true;
+                if let Meta::NameValue(nv) = &meta
+                    && let Expr::Lit(ExprLit {
+                        lit: Lit::Str(s), ..
+                    }) = &nv.value
+                {
+                    out.default_path = s.parse().ok();
+                }
             } else if path.is_ident("flatten") {
                 out.flatten = Some(path.span());
             }

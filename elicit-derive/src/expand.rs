@@ -202,6 +202,11 @@ fn form_impl(form: &Form) -> TokenStream {
     });
     let strip = form.deny_unknown_fields;
     let clean = clean_fn(form);
+    let (read_clean, deserialize) = if form.deserialize {
+        (read_clean_fn(form), deserialize_form(form))
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    };
     // The fields are a constant beside the impl, so the per-form check reads them as
     // constants; the anonymous block keeps the name out of the user's scope.
     quote! {
@@ -220,8 +225,298 @@ fn form_impl(form: &Form) -> TokenStream {
                 }
 
                 #clean
+                #read_clean
             }
+
+            #deserialize
         };
+    }
+}
+
+/// Under `#[elicit(deserialize)]`: a clean answer read straight into the struct, in the
+/// same pass as the check, each value by its type's [`FromClean`] (or its own
+/// `Deserialize` where it has none), exactly as the derived `Deserialize` would read it.
+/// A field left out is judged as that `Deserialize` judges it; a field with a form
+/// default left out makes the answer not clean (the default is filled elsewhere).
+fn read_clean_fn(form: &Form) -> TokenStream {
+    let count = form.fields.len();
+    if count == 0 || count > 64 {
+        return TokenStream::new();
+    }
+    let ident = form.ident;
+    let p = quote!(::elicit_core::__private);
+    let slots: Vec<_> = (0..count)
+        .map(|i| quote::format_ident!("__field{}", i))
+        .collect();
+    let decls: Vec<_> = form
+        .fields
+        .iter()
+        .zip(&slots)
+        .map(|(f, slot)| {
+            let ty = f.ty;
+            quote!(let mut #slot: #p::Option<#ty> = #p::None;)
+        })
+        .collect();
+    let decls_owned = &decls;
+    let arms = form
+        .fields
+        .iter()
+        .zip(&slots)
+        .enumerate()
+        .map(|(i, (f, slot))| {
+            let wire = &f.wire;
+            let ty = f.ty;
+            quote! {
+                #wire => {
+                    if !#p::clean_value(&fields[#i], value, strictness) {
+                        return #p::None;
+                    }
+                    #slot = #p::Some((&#p::Probe::<#ty>::new()).read(value)?);
+                }
+            }
+        });
+    let inits = form.fields.iter().zip(&slots).map(|(f, slot)| {
+        let name = f.ident;
+        let ty = f.ty;
+        let missing = if f.attrs.default.is_some() {
+            quote!(return #p::None)
+        } else {
+            missing_value(f, quote!((&#p::Probe::<#ty>::new()).missing()?))
+        };
+        quote!(#name: match #slot { #p::Some(v) => v, #p::None => #missing })
+    });
+    let skipped = skipped_inits(form);
+    let owned_arms = form.fields.iter().zip(&slots).map(|(f, slot)| {
+        let wire = &f.wire;
+        let ty = f.ty;
+        quote! {
+            #wire => {
+                #slot = #p::Some(
+                    match (&#p::Probe::<#ty>::new()).read_owned(value) {
+                        ::core::result::Result::Ok(v) => v,
+                        ::core::result::Result::Err(e) => {
+                            return ::core::result::Result::Ok(::core::result::Result::Err(e));
+                        }
+                    },
+                );
+            }
+        }
+    });
+    let owned_inits = form.fields.iter().zip(&slots).map(|(f, slot)| {
+        let name = f.ident;
+        let ty = f.ty;
+        let wire = &f.wire;
+        // The check has seen every needed field; what is left out reads as the derived
+        // `Deserialize` reads it.
+        let missing = missing_value(
+            f,
+            quote!(match #p::missing_field::<#ty, #p::JsonError>(#wire) {
+                ::core::result::Result::Ok(v) => v,
+                ::core::result::Result::Err(e) => {
+                    return ::core::result::Result::Ok(::core::result::Result::Err(e));
+                }
+            }),
+        );
+        quote!(#name: match #slot { #p::Some(v) => v, #p::None => #missing })
+    });
+    let owned_skipped = skipped_inits(form);
+    quote! {
+        #[doc(hidden)]
+        #[inline]
+        fn __read_clean_owned(
+            map: #p::Map<::std::string::String, #p::Value>,
+            strictness: #p::Strictness,
+        ) -> ::core::result::Result<
+            ::core::result::Result<Self, #p::JsonError>,
+            #p::Map<::std::string::String, #p::Value>,
+        > {
+            #[allow(unused_imports)]
+            use #p::{ReadDirect as _, ReadSerde as _};
+            // Checked first, so the map can go back untouched when it is not clean;
+            // then each value moves into its field.
+            if !<Self as ::elicit_core::Elicit>::__clean(&map, strictness) {
+                return ::core::result::Result::Err(map);
+            }
+            #(#decls_owned)*
+            for (key, value) in map {
+                match key.as_str() {
+                    #(#owned_arms)*
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(::core::result::Result::Ok(#ident {
+                #(#owned_inits,)*
+                #(#owned_skipped,)*
+            }))
+        }
+
+        #[doc(hidden)]
+        #[inline]
+        fn __read_clean(
+            map: &#p::Map<::std::string::String, #p::Value>,
+            strictness: #p::Strictness,
+        ) -> #p::Option<::core::result::Result<Self, #p::JsonError>> {
+            #[allow(unused_imports)]
+            use #p::{ReadDirect as _, ReadSerde as _};
+            let fields = FIELDS;
+            #(#decls)*
+            for (key, value) in map {
+                match key.as_str() {
+                    #(#arms)*
+                    _ => return #p::None,
+                }
+            }
+            #p::Some(::core::result::Result::Ok(#ident {
+                #(#inits,)*
+                #(#skipped,)*
+            }))
+        }
+    }
+}
+
+/// The value of a field left out of the input: serde's `default` (a function or
+/// `Default::default()`), else `otherwise`.
+fn missing_value(field: &Field, otherwise: TokenStream) -> TokenStream {
+    match (&field.default_path, field.serde_default) {
+        (Some(path), _) => quote!(#path()),
+        (None, true) => quote!(::core::default::Default::default()),
+        (None, false) => otherwise,
+    }
+}
+
+/// `ident: default` for each field serde skips.
+fn skipped_inits<'a>(form: &'a Form) -> impl Iterator<Item = TokenStream> + 'a {
+    form.skipped.iter().map(|s| {
+        let name = s.ident;
+        match &s.default_path {
+            Some(path) => quote!(#name: #path()),
+            None => quote!(#name: ::core::default::Default::default()),
+        }
+    })
+}
+
+/// Under `#[elicit(deserialize)]`: the struct's `Deserialize`, reading what serde's
+/// derive reads from a map with the same attributes (`rename`, `rename_all`, `default`,
+/// `skip`, `deny_unknown_fields`).
+fn deserialize_form(form: &Form) -> TokenStream {
+    let ident = form.ident;
+    let name = ident.to_string();
+    let expecting = format!("struct {name}");
+    let p = quote!(::elicit_core::__private);
+    let de = quote!(#p::serde::de);
+    let deny = form.deny_unknown_fields;
+    let wires = form.fields.iter().map(|f| &f.wire);
+    let slots: Vec<_> = (0..form.fields.len())
+        .map(|i| quote::format_ident!("__field{}", i))
+        .collect();
+    let decls = form.fields.iter().zip(&slots).map(|(f, slot)| {
+        let ty = f.ty;
+        quote!(let mut #slot: #p::Option<#ty> = #p::None;)
+    });
+    let arms = form
+        .fields
+        .iter()
+        .zip(&slots)
+        .enumerate()
+        .map(|(i, (f, slot))| {
+            let wire = &f.wire;
+            let ty = f.ty;
+            let i = Literal::usize_unsuffixed(i);
+            quote! {
+                #p::Some(#i) => {
+                    if #slot.is_some() {
+                        return ::core::result::Result::Err(
+                            <__A::Error as #de::Error>::duplicate_field(#wire),
+                        );
+                    }
+                    #slot = #p::Some(#de::MapAccess::next_value::<#ty>(&mut __map)?);
+                }
+            }
+        });
+    let inits = form.fields.iter().zip(&slots).map(|(f, slot)| {
+        let field = f.ident;
+        let ty = f.ty;
+        let wire = &f.wire;
+        let missing = missing_value(f, quote!(#p::missing_field::<#ty, __A::Error>(#wire)?));
+        quote!(#field: match #slot { #p::Some(v) => v, #p::None => #missing })
+    });
+    let skipped = skipped_inits(form);
+    let count = form.fields.len();
+    let with_count = format!(
+        "struct {name} with {count} element{}",
+        if count == 1 { "" } else { "s" }
+    );
+    let from_seq = form.fields.iter().enumerate().map(|(i, f)| {
+        let field = f.ident;
+        let ty = f.ty;
+        let missing = missing_value(
+            f,
+            quote!(return ::core::result::Result::Err(
+                <__S::Error as #de::Error>::invalid_length(#i, &#with_count),
+            )),
+        );
+        quote! {
+            #field: match #de::SeqAccess::next_element::<#ty>(&mut __seq)? {
+                #p::Some(v) => v,
+                #p::None => #missing,
+            }
+        }
+    });
+    let skipped_seq = skipped_inits(form);
+    quote! {
+        #[automatically_derived]
+        impl<'de> #p::serde::Deserialize<'de> for #ident {
+            fn deserialize<__D: #p::serde::Deserializer<'de>>(
+                __deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                const WIRE: &[&str] = &[#(#wires),*];
+                struct __Visitor;
+                impl<'de> #de::Visitor<'de> for __Visitor {
+                    type Value = #ident;
+
+                    fn expecting(
+                        &self,
+                        __f: &mut ::core::fmt::Formatter<'_>,
+                    ) -> ::core::fmt::Result {
+                        __f.write_str(#expecting)
+                    }
+
+                    #[inline]
+                    fn visit_map<__A: #de::MapAccess<'de>>(
+                        self,
+                        mut __map: __A,
+                    ) -> ::core::result::Result<#ident, __A::Error> {
+                        #(#decls)*
+                        let __key = #p::FieldKey { names: WIRE, deny: #deny };
+                        while let #p::Some(__k) = #de::MapAccess::next_key_seed(&mut __map, __key)? {
+                            match __k {
+                                #(#arms)*
+                                _ => {
+                                    #de::MapAccess::next_value::<#de::IgnoredAny>(&mut __map)?;
+                                }
+                            }
+                        }
+                        ::core::result::Result::Ok(#ident {
+                            #(#inits,)*
+                            #(#skipped,)*
+                        })
+                    }
+
+                    // As serde's derive: the fields in order, from a sequence.
+                    #[inline]
+                    fn visit_seq<__S: #de::SeqAccess<'de>>(
+                        self,
+                        mut __seq: __S,
+                    ) -> ::core::result::Result<#ident, __S::Error> {
+                        ::core::result::Result::Ok(#ident {
+                            #(#from_seq,)*
+                            #(#skipped_seq,)*
+                        })
+                    }
+                }
+                #p::serde::Deserializer::deserialize_struct(__deserializer, #name, WIRE, __Visitor)
+            }
+        }
     }
 }
 
@@ -273,12 +568,34 @@ fn clean_fn(form: &Form) -> TokenStream {
 /// do not add errors of their own.
 fn form_stub(form: &Form) -> TokenStream {
     let ident = form.ident;
+    let deserialize = if form.deserialize {
+        deserialize_stub(ident)
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #[automatically_derived]
         impl ::elicit_core::Elicit for #ident {
             const MIN_REVISION: ::elicit_core::Revision = ::elicit_core::Revision::V2025_06_18;
             fn form() -> &'static ::elicit_core::Form {
                 ::core::unreachable!("the form has compile errors")
+            }
+        }
+        #deserialize
+    }
+}
+
+/// The `Deserialize` of a type with `#[elicit(deserialize)]` whose declaration has
+/// errors: there, so that uses of the type add no errors of their own.
+fn deserialize_stub(ident: &syn::Ident) -> TokenStream {
+    let p = quote!(::elicit_core::__private);
+    quote! {
+        #[automatically_derived]
+        impl<'de> #p::serde::Deserialize<'de> for #ident {
+            fn deserialize<__D: #p::serde::Deserializer<'de>>(
+                _: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                ::core::unreachable!("the type has compile errors")
             }
         }
     }
@@ -300,7 +617,10 @@ fn field_checks(form: &Form) -> TokenStream {
         let a = &field.attrs;
         let ty = field.ty.to_token_stream();
         let ff = form_field(field);
-        let mut body = quote!(let _shape: #p::Shape = #ff::SHAPE;);
+        // One name for the definition and the uses, whatever span the uses carry (the
+        // attribute's, which may come from a `macro_rules!` with its own hygiene).
+        let shape = syn::Ident::new("_shape", Span::call_site());
+        let mut body = quote!(let #shape: #p::Shape = #ff::SHAPE;);
         let mut assert = |key: Span, check: &str| {
             let check = syn::Ident::new(check, key);
             let ty = respan(ty.clone(), key);
@@ -351,13 +671,13 @@ fn field_checks(form: &Form) -> TokenStream {
             Number::Int(v) => {
                 let v = int_tokens(v, span);
                 body.extend(
-                    quote_spanned!(span=> ::elicit_core::__private::check_int_fits(_shape, #v);),
+                    quote_spanned!(span=> ::elicit_core::__private::check_int_fits(#shape, #v);),
                 );
             }
             Number::Float(v) => {
                 let v = float_tokens(v, span);
                 body.extend(
-                    quote_spanned!(span=> ::elicit_core::__private::check_float_fits(_shape, #v);),
+                    quote_spanned!(span=> ::elicit_core::__private::check_float_fits(#shape, #v);),
                 );
             }
         };
@@ -368,11 +688,11 @@ fn field_checks(form: &Form) -> TokenStream {
             match &d.value {
                 DefaultValue::Number(n) => value_check(n, d.span),
                 DefaultValue::Str(s) => body.extend(
-                    quote_spanned!(d.span=> ::elicit_core::__private::check_choice(_shape, #s);),
+                    quote_spanned!(d.span=> ::elicit_core::__private::check_choice(#shape, #s);),
                 ),
                 DefaultValue::List(items) => {
                     for (s, span) in items {
-                        body.extend(quote_spanned!(*span=> ::elicit_core::__private::check_choice(_shape, #s);));
+                        body.extend(quote_spanned!(*span=> ::elicit_core::__private::check_choice(#shape, #s);));
                     }
                 }
                 DefaultValue::Bool(_) => {}
@@ -401,7 +721,13 @@ fn options_impl(options: &Options, stub: bool) -> TokenStream {
             })
             .collect()
     };
+    let deserialize = match (options.deserialize, stub) {
+        (true, false) => deserialize_options(options),
+        (true, true) => deserialize_stub(ident),
+        (false, _) => TokenStream::new(),
+    };
     quote! {
+        #deserialize
         #[automatically_derived]
         impl ::elicit_core::Options for #ident {
             const CHOICES: &'static [::elicit_core::Choice] = &[#(#choices),*];
@@ -414,5 +740,55 @@ fn options_impl(options: &Options, stub: bool) -> TokenStream {
         impl #p::SelectField for #ident {}
         #[automatically_derived]
         impl #p::StrDefault for #ident {}
+    }
+}
+
+/// Under `#[elicit(deserialize)]`: the unit enum's `Deserialize` (its variants by their
+/// wire names, as serde's derive reads them) and its direct reading from a clean
+/// answer's value.
+fn deserialize_options(options: &Options) -> TokenStream {
+    let ident = options.ident;
+    let name = ident.to_string();
+    let p = quote!(::elicit_core::__private);
+    let de = quote!(#p::serde::de);
+    let wires: Vec<_> = options.variants.iter().map(|v| &v.wire).collect();
+    let by_index = options.variants.iter().enumerate().map(|(i, v)| {
+        let variant = v.ident;
+        let i = Literal::usize_unsuffixed(i);
+        quote!(#i => ::core::result::Result::Ok(#ident::#variant))
+    });
+    let by_wire = options.variants.iter().map(|v| {
+        let variant = v.ident;
+        let wire = &v.wire;
+        quote!(#wire => #p::Some(#ident::#variant))
+    });
+    quote! {
+        #[automatically_derived]
+        impl<'de> #p::serde::Deserialize<'de> for #ident {
+            fn deserialize<__D: #p::serde::Deserializer<'de>>(
+                __deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                const VARIANTS: &[&str] = &[#(#wires),*];
+                let __visitor = #p::UnitVariant { name: #name, names: VARIANTS };
+                match #p::serde::Deserializer::deserialize_enum(__deserializer, #name, VARIANTS, __visitor)? {
+                    #(#by_index,)*
+                    __other => ::core::result::Result::Err(<__D::Error as #de::Error>::invalid_value(
+                        #de::Unexpected::Unsigned(__other as u64),
+                        &"a variant index",
+                    )),
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::FromClean for #ident {
+            #[inline]
+            fn from_clean(value: &#p::Value) -> #p::Option<Self> {
+                match value.as_str()? {
+                    #(#by_wire,)*
+                    _ => #p::None,
+                }
+            }
+        }
     }
 }

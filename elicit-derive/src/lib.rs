@@ -12,7 +12,7 @@ use proc_macro::TokenStream;
 
 /// Derives `elicit_core::Elicit` for a struct of form fields, or `elicit_core::Options`
 /// for a unit enum.
-#[proc_macro_derive(Elicit, attributes(elicit))]
+#[proc_macro_derive(Elicit, attributes(elicit, serde))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand::derive(&input).into()
