@@ -3,7 +3,8 @@
 # `Elicit` + `Deserialize`, against the same forms deriving `schemars::JsonSchema` +
 # `Deserialize` (the rmcp `from_type` route). Each crate is built once to compile its
 # dependencies, then cleaned and rebuilt alone: the time of that crate only, debug and
-# release.
+# release. A third route, `elicit-own`, is the same forms with `#[elicit(deserialize)]`
+# (the derive writes `Deserialize` too, no serde derive).
 #
 #   benches/compile-time/run.sh [N] [WORKDIR]
 set -euo pipefail
@@ -12,12 +13,18 @@ N="${1:-200}"
 WORK="${2:-$ROOT/target/compile-time}"
 mkdir -p "$WORK"
 
-form() { # $1 = index, $2 = derive, $3 = attribute style
+form() { # $1 = index, $2 = route
   local i="$1"
-  if [ "$3" = elicit ]; then
+  if [ "$2" != schemars ]; then
+    if [ "$2" = elicit-own ]; then
+      derive='#[derive(elicit_core::Elicit)]
+#[elicit(deserialize)]'
+    else
+      derive='#[derive(elicit_core::Elicit, serde::Deserialize)]'
+    fi
     cat <<RS
 /// Form $i.
-#[derive(elicit_core::Elicit, serde::Deserialize)]
+$derive
 #[serde(rename_all = "camelCase")]
 pub struct Form$i {
     /// Your full name.
@@ -70,10 +77,20 @@ RS
   fi
 }
 
-generate() { # $1 = elicit | schemars
+generate() { # $1 = elicit | elicit-own | schemars
   local dir="$WORK/gen-$1"
   mkdir -p "$dir/src"
-  if [ "$1" = elicit ]; then
+  if [ "$1" = elicit-own ]; then
+    deps="elicit-core = { path = \"$ROOT/elicit-core\" }"
+    size='#[derive(elicit_core::Elicit)]
+#[elicit(deserialize)]
+pub enum Size {
+    #[elicit(title = "Small")]
+    Small,
+    #[elicit(title = "Large")]
+    Large,
+}'
+  elif [ "$1" = elicit ]; then
     deps="elicit-core = { path = \"$ROOT/elicit-core\" }"
     size='#[derive(elicit_core::Elicit, serde::Deserialize)]
 pub enum Size {
@@ -109,7 +126,7 @@ TOML
     echo "//! $N generated forms ($1)."
     echo "#![allow(missing_docs)]"
     echo "$size"
-    for i in $(seq 1 "$N"); do form "$i" "$1" "$1"; done
+    for i in $(seq 1 "$N"); do form "$i" "$1"; done
   } >"$dir/src/lib.rs"
   echo "$dir"
 }
@@ -127,7 +144,7 @@ seconds() { # runs "$@", prints the wall time in seconds; a failed build stops t
 
 echo "| route ($N forms) | debug | release |"
 echo "|---|---|---|"
-for route in elicit schemars; do
+for route in ${ROUTES:-elicit elicit-own schemars}; do
   dir="$(generate "$route")"
   (
     cd "$dir"

@@ -107,6 +107,43 @@ use serde_json::Value;
 /// Implement it with `#[derive(Elicit)]` (together with `serde::Deserialize`): the
 /// derive checks the MCP form subset at compile time and builds the form once, in a
 /// `static`.
+///
+/// Or let the derive write `Deserialize` too, with `#[elicit(deserialize)]` on the type
+/// (no serde derive then). It reads what serde's derive would read with the same
+/// `#[serde(..)]` attributes (`rename`, `rename_all`, `default`, `skip`,
+/// `deny_unknown_fields`; the others are refused at compile time), and because the
+/// derive then knows how the type is read, an answer that needs nothing filled in or
+/// coerced is built straight from its values, in the same pass as the check:
+///
+/// ```
+/// use elicit_core::Elicit;
+/// use serde_json::json;
+///
+/// #[derive(Debug, PartialEq, Elicit)]
+/// #[elicit(deserialize)]
+/// #[serde(rename_all = "lowercase")]
+/// enum Size {
+///     Small,
+///     Large,
+/// }
+///
+/// #[derive(Debug, Elicit)]
+/// #[elicit(deserialize)]
+/// struct Popcorn {
+///     size: Size,
+///     #[elicit(minimum = 1, maximum = 4)]
+///     buckets: u8,
+///     #[serde(default)]
+///     note: String,
+/// }
+///
+/// let popcorn = Popcorn::from_content(Some(&json!({"size": "large", "buckets": 2})))?;
+/// assert_eq!((popcorn.size, popcorn.buckets), (Size::Large, 2));
+/// // A `Deserialize` like serde's, for any format.
+/// let err = serde_json::from_str::<Popcorn>(r#"{"size": "huge", "buckets": 1}"#).unwrap_err();
+/// assert!(err.to_string().starts_with("unknown variant `huge`, expected `small` or `large`"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an elicitation form",
     label = "not a form",

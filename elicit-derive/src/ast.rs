@@ -23,6 +23,8 @@ pub struct Form<'a> {
     pub deserialize: bool,
     /// Fields serde skips (`skip`, `skip_deserializing`): filled with their default.
     pub skipped: Vec<Skipped<'a>>,
+    /// The type's name as `Deserialize` reports it (serde's container `rename`).
+    pub serde_name: String,
 }
 
 /// A field `Deserialize` never reads.
@@ -53,6 +55,8 @@ pub struct Options<'a> {
     pub variants: Vec<Variant<'a>>,
     /// `#[elicit(deserialize)]`: the derive implements `Deserialize` too.
     pub deserialize: bool,
+    /// The type's name as `Deserialize` reports it (serde's container `rename`).
+    pub serde_name: String,
 }
 
 pub struct Variant<'a> {
@@ -134,6 +138,10 @@ impl<'a> Input<'a> {
                         deny_unknown_fields: serde.deny_unknown_fields,
                         deserialize,
                         skipped,
+                        serde_name: serde
+                            .rename
+                            .clone()
+                            .unwrap_or_else(|| input.ident.to_string()),
                     })
                 }
                 Fields::Unnamed(_) => {
@@ -197,6 +205,10 @@ impl<'a> Input<'a> {
                     ident: &input.ident,
                     variants,
                     deserialize,
+                    serde_name: serde
+                        .rename
+                        .clone()
+                        .unwrap_or_else(|| input.ident.to_string()),
                 })
             }
             Data::Union(_) => {

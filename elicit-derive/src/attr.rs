@@ -82,6 +82,8 @@ pub struct SerdeContainer {
     pub rename_all: Option<RenameRule>,
     pub deny_unknown_fields: bool,
     pub default: bool,
+    /// `rename = "x"`: the type's name as `Deserialize` reports it.
+    pub rename: Option<String>,
 }
 
 /// The serde attributes of a field or variant that change what `Deserialize` reads.
@@ -528,7 +530,7 @@ pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> Option<Span> {
 /// `Deserialize` does not do, so they are errors.
 pub fn serde_supported(cx: &mut Ctxt, attrs: &[Attribute], place: Place) {
     let allowed: &[&str] = match place {
-        Place::Container => &["rename", "rename_all", "deny_unknown_fields", "expecting"],
+        Place::Container => &["rename", "rename_all", "deny_unknown_fields"],
         Place::Field => &[
             "rename",
             "default",
@@ -552,7 +554,7 @@ pub fn serde_supported(cx: &mut Ctxt, attrs: &[Attribute], place: Place) {
                 format!(
                     "`#[serde({name})]` is not supported with `#[elicit(deserialize)]`, whose `Deserialize` reads {}: remove `deserialize` from `#[elicit(..)]` and derive serde's `Deserialize` to use it",
                     match place {
-                        Place::Container => "`rename`, `rename_all`, `deny_unknown_fields` and `expecting` on the type",
+                        Place::Container => "`rename`, `rename_all` and `deny_unknown_fields` on the type",
                         Place::Field => "`rename`, `default` and `skip`/`skip_deserializing` on a field (and ignores the serializing ones)",
                         Place::Variant => "`rename` and `skip`/`skip_deserializing` on a variant",
                     }
@@ -619,6 +621,8 @@ impl SerdeContainer {
                         }
                     }
                 }
+            } else if path.is_ident("rename") {
+                out.rename = deserialize_name(&meta);
             } else if path.is_ident("deny_unknown_fields") {
                 out.deny_unknown_fields = true;
             } else if path.is_ident("default") {

@@ -400,7 +400,7 @@ fn skipped_inits<'a>(form: &'a Form) -> impl Iterator<Item = TokenStream> + 'a {
 /// `skip`, `deny_unknown_fields`).
 fn deserialize_form(form: &Form) -> TokenStream {
     let ident = form.ident;
-    let name = ident.to_string();
+    let name = &form.serde_name;
     let expecting = format!("struct {name}");
     let p = quote!(::elicit_core::__private);
     let de = quote!(#p::serde::de);
@@ -748,7 +748,7 @@ fn options_impl(options: &Options, stub: bool) -> TokenStream {
 /// answer's value.
 fn deserialize_options(options: &Options) -> TokenStream {
     let ident = options.ident;
-    let name = ident.to_string();
+    let name = &options.serde_name;
     let p = quote!(::elicit_core::__private);
     let de = quote!(#p::serde::de);
     let wires: Vec<_> = options.variants.iter().map(|v| &v.wire).collect();

@@ -10,8 +10,30 @@ use serde::Deserialize;
 
 pub use crate::Pick;
 
+/// Declares the forms twice: here with serde's `Deserialize`, and in [`own`] with
+/// `#[elicit(deserialize)]`; `check_twins` holds each pair to the same results.
+macro_rules! forms {
+    (@each [$($extra:tt)*] $(#[$m:meta])* pub $kind:ident $name:ident $body:tt $($rest:tt)*) => {
+        $(#[$m])*
+        $($extra)*
+        pub $kind $name $body
+        forms!(@each [$($extra)*] $($rest)*);
+    };
+    (@each [$($extra:tt)*]) => {};
+    ($($items:tt)*) => {
+        forms!(@each [#[derive(Deserialize)]] $($items)*);
+
+        /// The same forms with `#[elicit(deserialize)]`.
+        pub mod own {
+            use super::*;
+            forms!(@each [#[elicit(deserialize)]] $($items)*);
+        }
+    };
+}
+
+forms! {
 /// `benches/src/lib.rs`'s five-field sign-up form.
-#[derive(Debug, Elicit, Deserialize)]
+#[derive(Debug, Elicit)]
 #[serde(rename_all = "camelCase")]
 pub struct Form5 {
     /// Your full name.
@@ -32,7 +54,7 @@ pub struct Form5 {
 }
 
 /// `benches/src/lib.rs`'s twenty-field form.
-#[derive(Debug, Elicit, Deserialize)]
+#[derive(Debug, Elicit)]
 #[serde(rename_all = "camelCase")]
 pub struct Form20 {
     /// Given name.
@@ -98,7 +120,7 @@ pub struct Form20 {
 }
 
 /// `benches/src/lib.rs`'s popcorn sizes.
-#[derive(Debug, Clone, Copy, Elicit, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Elicit, PartialEq, Eq)]
 pub enum BenchSize {
     /// Small.
     #[elicit(title = "Small (S)")]
@@ -112,7 +134,7 @@ pub enum BenchSize {
 }
 
 /// `benches/src/lib.rs`'s toppings.
-#[derive(Debug, Clone, Copy, Elicit, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Elicit, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum BenchTopping {
     /// Butter.
@@ -126,7 +148,7 @@ pub enum BenchTopping {
 }
 
 /// `benches/src/lib.rs`'s form with a titled select and a multi-select.
-#[derive(Debug, Elicit, Deserialize)]
+#[derive(Debug, Elicit)]
 pub struct FormEnums {
     /// Bucket size.
     #[elicit(title = "Size")]
@@ -141,7 +163,7 @@ pub struct FormEnums {
 
 /// The integer and float types at their limits, a raw identifier, serde renames and
 /// defaults, a skipped field, a set multi-select, lengths counted in scalar values.
-#[derive(Debug, Elicit, Deserialize)]
+#[derive(Debug, Elicit)]
 #[serde(rename_all = "kebab-case")]
 pub struct Edges {
     /// Sent as `type`.
@@ -184,7 +206,7 @@ pub struct Edges {
 }
 
 /// `deny_unknown_fields`: unknown keys are stripped before deserializing.
-#[derive(Debug, Elicit, Deserialize)]
+#[derive(Debug, Elicit)]
 #[serde(deny_unknown_fields)]
 pub struct Closed {
     /// An e-mail address, with a default.
@@ -195,4 +217,5 @@ pub struct Closed {
     /// Up to 10 characters.
     #[elicit(max_length = 10)]
     pub code: Option<String>,
+}
 }

@@ -236,6 +236,46 @@ pub fn check_whole_result<T: Elicit + Debug>(result: &Value) {
     assert_eq!(summary(&got), summary(&expected));
 }
 
+/// A form declared twice, once with serde's `Deserialize` (`S`) and once with
+/// `#[elicit(deserialize)]` (`O`): every entry point reads any content alike (the value,
+/// printed, or the error's text).
+pub fn check_twin<S: Elicit + Debug, O: Elicit + Debug>(content: Option<&Value>) {
+    let name = std::any::type_name::<O>();
+    for strictness in [Strictness::Strict, Strictness::Lenient] {
+        assert_eq!(
+            summary(&S::from_content_with(content, strictness)),
+            summary(&O::from_content_with(content, strictness)),
+            "{name} ({strictness:?}): from_content"
+        );
+        assert_eq!(
+            summary(&S::from_content_owned_with(content.cloned(), strictness)),
+            summary(&O::from_content_owned_with(content.cloned(), strictness)),
+            "{name} ({strictness:?}): from_content_owned"
+        );
+    }
+    if let Some(value) = content {
+        let text = |r: Result<String, serde_json::Error>| match r {
+            Ok(v) => v,
+            Err(e) => format!("error {e}"),
+        };
+        assert_eq!(
+            text(S::deserialize(value).map(|v| format!("{v:?}"))),
+            text(O::deserialize(value).map(|v| format!("{v:?}"))),
+            "{name}: Deserialize"
+        );
+    }
+}
+
+/// [`check_twin`] for every form of [`forms`] and its [`forms::own`] twin.
+pub fn check_twins(content: Option<&Value>) {
+    use forms::*;
+    check_twin::<Form5, own::Form5>(content);
+    check_twin::<Form20, own::Form20>(content);
+    check_twin::<FormEnums, own::FormEnums>(content);
+    check_twin::<Edges, own::Edges>(content);
+    check_twin::<Closed, own::Closed>(content);
+}
+
 /// Runs `$check::<T>($args)` for every form the answer target feeds.
 #[macro_export]
 macro_rules! for_each_form {

@@ -84,6 +84,37 @@ mod shadowed {
         pub extras: ::std::vec::Vec<Flavor>,
         pub cones: ::std::collections::BTreeSet<Cone>,
     }
+
+    /// `#[elicit(deserialize)]`: the derive's own `Deserialize` and direct reading.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Elicit)]
+    #[elicit(deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum OwnFlavor {
+        #[elicit(title = "Vanilla")]
+        Vanilla,
+        Chocolate,
+    }
+
+    #[derive(Debug, Elicit)]
+    #[elicit(deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    #[allow(dead_code)]
+    pub struct OwnOrder {
+        #[elicit(title = "Name", min_length = 1, max_length = 20, default = "Ada")]
+        pub customer_name: ::std::string::String,
+        #[elicit(format = "email")]
+        pub email: ::core::option::Option<::std::string::String>,
+        #[elicit(minimum = -3, maximum = 3)]
+        pub scoops: i8,
+        pub flavor: OwnFlavor,
+        pub cone: ::core::option::Option<Cone>,
+        #[elicit(min_items = 1, max_items = 2)]
+        pub extras: ::std::vec::Vec<OwnFlavor>,
+        #[serde(default)]
+        pub note: ::std::string::String,
+        #[serde(skip)]
+        pub internal: u8,
+    }
 }
 
 /// The same forms with no prelude at all.
@@ -120,6 +151,35 @@ mod bare {
         pub size: Size,
         #[elicit(max_items = 1, default = ["Small"])]
         pub sizes: ::std::collections::HashSet<Size>,
+    }
+
+    #[derive(
+        ::core::fmt::Debug,
+        ::core::clone::Clone,
+        ::core::marker::Copy,
+        ::core::cmp::PartialEq,
+        ::core::cmp::Eq,
+        ::core::hash::Hash,
+        ::elicit_core::Elicit,
+    )]
+    #[elicit(deserialize)]
+    pub enum OwnSize {
+        Small,
+        Large,
+    }
+
+    #[derive(::core::fmt::Debug, ::elicit_core::Elicit)]
+    #[elicit(deserialize)]
+    #[allow(dead_code)]
+    pub struct OwnPlain {
+        #[elicit(max_length = 10)]
+        pub note: ::std::string::String,
+        pub ratio: ::core::option::Option<f32>,
+        pub size: OwnSize,
+        pub sizes: ::std::collections::HashSet<OwnSize>,
+        pub serde_size: ::core::option::Option<Size>,
+        #[serde(skip)]
+        pub internal: ::std::vec::Vec<u8>,
     }
 }
 
@@ -214,4 +274,36 @@ fn no_implicit_prelude_form_is_right() {
     assert!(plain.sizes.contains(&Size::Small) && plain.sizes.len() == 1);
     let err = Plain::from_content(Some(&json!({"count": 5}))).unwrap_err();
     assert_eq!(err.to_string(), "count: must be at most 4");
+}
+
+#[test]
+fn own_deserialize_reads_in_both_modules() {
+    use shadowed::{Cone, OwnFlavor, OwnOrder};
+    let answer = json!({"scoops": -1, "flavor": "vanilla", "cone": "Cup",
+                        "extras": ["chocolate"], "customerName": "Bo"});
+    let order = OwnOrder::from_content(Some(&answer)).unwrap();
+    assert_eq!(order.customer_name, "Bo");
+    assert_eq!((order.scoops, order.flavor), (-1, OwnFlavor::Vanilla));
+    assert_eq!(order.cone, Some(Cone::Cup));
+    assert_eq!(order.extras, vec![OwnFlavor::Chocolate]);
+    assert!(order.note.is_empty() && order.internal == 0);
+    // Left out, the form's default is filled (not clean: the full pass reads it).
+    let filled = OwnOrder::from_content(Some(&json!({"scoops": 0, "flavor": "chocolate",
+                                                     "extras": ["vanilla"]})))
+    .unwrap();
+    assert_eq!(filled.customer_name, "Ada");
+    let err = serde_json::from_value::<OwnOrder>(json!({"scoops": 0, "flavor": "chocolate",
+                                                        "extras": [], "pint": 1}))
+    .unwrap_err();
+    assert!(err.to_string().starts_with("unknown field `pint`"), "{err}");
+
+    use bare::{OwnPlain, OwnSize, Size};
+    let plain = OwnPlain::from_content_owned(Some(json!({"note": "hi", "size": "Large",
+                                                         "sizes": ["Small", "Large"],
+                                                         "serdeSize": null, "serde_size": "Small"})))
+    .unwrap();
+    assert_eq!(plain.size, OwnSize::Large);
+    assert_eq!(plain.sizes.len(), 2);
+    assert_eq!(plain.serde_size, Some(Size::Small));
+    assert!(plain.ratio.is_none() && plain.internal.is_empty());
 }

@@ -38,7 +38,7 @@ macro_rules! twins {
 
 twins! {
     #[derive(PartialEq, Eq, PartialOrd, Ord)]
-    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE", rename = "SizeOption")]
     enum Size {
         /// Small.
         #[elicit(title = "Small (S)")]
@@ -89,7 +89,7 @@ twins! {
         second_size: Option<Size>,
     }
 
-    #[serde(deny_unknown_fields)]
+    #[serde(deny_unknown_fields, rename = "StrictForm")]
     struct Strict {
         #[elicit(min_length = 1)]
         name: String,
