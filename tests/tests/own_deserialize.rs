@@ -334,3 +334,58 @@ fn fields_keep_their_own_deserialize() {
     assert_eq!(read.size, by_serde::Size::Medium);
     assert_eq!(read.more, Some(vec![by_serde::Topping::Salt]));
 }
+
+/// A wizard whose steps are read by the derive's own `Deserialize`.
+mod own_steps {
+    use elicit_core::{Elicit, Wizard};
+
+    #[derive(Debug, Elicit)]
+    #[elicit(deserialize)]
+    pub struct Name {
+        #[elicit(min_length = 1)]
+        pub name: String,
+    }
+
+    #[derive(Debug, Elicit)]
+    #[elicit(deserialize)]
+    pub struct Count {
+        #[elicit(minimum = 1, maximum = 3)]
+        pub count: u8,
+        pub size: Option<crate::by_elicit::Size>,
+    }
+
+    #[derive(Debug, Wizard)]
+    pub struct Order {
+        #[step(message = "Who orders?")]
+        pub name: Name,
+        #[step(message = "How many?")]
+        pub count: Count,
+    }
+}
+
+#[test]
+fn wizard_steps_read_by_the_own_deserialize() {
+    use elicit_core::Revision;
+    use elicit_core::wizard::{Flow, Outcome, Poll};
+    let mut flow = Flow::<own_steps::Order>::new();
+    let answers = [
+        json!({"name": "Ada"}),
+        // Refused (out of bounds), asked again, then read (an unknown key passed over).
+        json!({"count": 9}),
+        json!({"count": 2, "size": "M", "extra": true}),
+    ];
+    for answer in &answers {
+        let Poll::Ask(_) = flow.poll(&(), Revision::V2025_11_25).unwrap() else {
+            panic!("the wizard ended early")
+        };
+        flow.answer(&(), "accept", Some(answer)).unwrap();
+    }
+    match flow.poll(&(), Revision::V2025_11_25).unwrap() {
+        Poll::Done(Outcome::Completed(order)) => {
+            assert_eq!(order.name.name, "Ada");
+            assert_eq!(order.count.count, 2);
+            assert_eq!(order.count.size, Some(by_elicit::Size::Medium));
+        }
+        other => panic!("not completed: {other:?}"),
+    }
+}
