@@ -133,58 +133,33 @@ impl<T: FromClean> FromClean for Option<T> {
     }
 }
 
-impl<T: FromClean + Options> FromClean for Vec<T> {
-    #[inline]
-    fn from_clean(value: &Value) -> Option<Self> {
-        match value {
-            Value::Array(items) => items.iter().map(T::from_clean).collect(),
-            _ => None,
-        }
-    }
+/// A multi-select's list: each item read as its enum reads it, collected.
+macro_rules! lists {
+    ($(impl<$($g:ident),*> for $t:ty where [$($bound:tt)*])*) => {$(
+        impl<$($g),*> FromClean for $t where $($bound)* {
+            #[inline]
+            fn from_clean(value: &Value) -> Option<Self> {
+                match value {
+                    Value::Array(items) => items.iter().map(T::from_clean).collect(),
+                    _ => None,
+                }
+            }
 
-    #[inline]
-    fn from_clean_owned(value: Value) -> Option<Self> {
-        match value {
-            Value::Array(items) => items.into_iter().map(T::from_clean_owned).collect(),
-            _ => None,
+            #[inline]
+            fn from_clean_owned(value: Value) -> Option<Self> {
+                match value {
+                    Value::Array(items) => items.into_iter().map(T::from_clean_owned).collect(),
+                    _ => None,
+                }
+            }
         }
-    }
+    )*};
 }
 
-impl<T: FromClean + Options + Ord> FromClean for BTreeSet<T> {
-    #[inline]
-    fn from_clean(value: &Value) -> Option<Self> {
-        match value {
-            Value::Array(items) => items.iter().map(T::from_clean).collect(),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn from_clean_owned(value: Value) -> Option<Self> {
-        match value {
-            Value::Array(items) => items.into_iter().map(T::from_clean_owned).collect(),
-            _ => None,
-        }
-    }
-}
-
-impl<T: FromClean + Options + Eq + Hash, S: BuildHasher + Default> FromClean for HashSet<T, S> {
-    #[inline]
-    fn from_clean(value: &Value) -> Option<Self> {
-        match value {
-            Value::Array(items) => items.iter().map(T::from_clean).collect(),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn from_clean_owned(value: Value) -> Option<Self> {
-        match value {
-            Value::Array(items) => items.into_iter().map(T::from_clean_owned).collect(),
-            _ => None,
-        }
-    }
+lists! {
+    impl<T> for Vec<T> where [T: FromClean + Options]
+    impl<T> for BTreeSet<T> where [T: FromClean + Options + Ord]
+    impl<T, S> for HashSet<T, S> where [T: FromClean + Options + Eq + Hash, S: BuildHasher + Default]
 }
 
 /// Picks how the derive reads one field of a clean answer: directly for a

@@ -245,18 +245,7 @@ fn read_clean_fn(form: &Form) -> TokenStream {
     }
     let ident = form.ident;
     let p = quote!(::elicit_core::__private);
-    let slots: Vec<_> = (0..count)
-        .map(|i| quote::format_ident!("__field{}", i))
-        .collect();
-    let decls: Vec<_> = form
-        .fields
-        .iter()
-        .zip(&slots)
-        .map(|(f, slot)| {
-            let ty = f.ty;
-            quote!(let mut #slot: #p::Option<#ty> = #p::None;)
-        })
-        .collect();
+    let (slots, decls) = field_slots(form);
     let decls_owned = &decls;
     let arms = form
         .fields
@@ -374,6 +363,22 @@ fn read_clean_fn(form: &Form) -> TokenStream {
     }
 }
 
+/// One slot per field for the value read (`__field0`, …), and their declarations
+/// (`let mut __field0: Option<T> = None;`).
+fn field_slots(form: &Form) -> (Vec<syn::Ident>, Vec<TokenStream>) {
+    let p = quote!(::elicit_core::__private);
+    form.fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let slot = quote::format_ident!("__field{}", i);
+            let ty = f.ty;
+            let decl = quote!(let mut #slot: #p::Option<#ty> = #p::None;);
+            (slot, decl)
+        })
+        .unzip()
+}
+
 /// The value of a field left out of the input: serde's `default` (a function or
 /// `Default::default()`), else `otherwise`.
 fn missing_value(field: &Field, otherwise: TokenStream) -> TokenStream {
@@ -406,13 +411,7 @@ fn deserialize_form(form: &Form) -> TokenStream {
     let de = quote!(#p::serde::de);
     let deny = form.deny_unknown_fields;
     let wires = form.fields.iter().map(|f| &f.wire);
-    let slots: Vec<_> = (0..form.fields.len())
-        .map(|i| quote::format_ident!("__field{}", i))
-        .collect();
-    let decls = form.fields.iter().zip(&slots).map(|(f, slot)| {
-        let ty = f.ty;
-        quote!(let mut #slot: #p::Option<#ty> = #p::None;)
-    });
+    let (slots, decls) = field_slots(form);
     let arms = form
         .fields
         .iter()
