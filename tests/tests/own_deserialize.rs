@@ -389,3 +389,101 @@ fn wizard_steps_read_by_the_own_deserialize() {
         other => panic!("not completed: {other:?}"),
     }
 }
+
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A value a client might send for any field of `Order`: the options' wire names,
+    /// numbers at and past the bounds, text with and without an e-mail's shape, nulls,
+    /// lists of those.
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            prop::sample::select(vec![
+                "SMALL",
+                "M",
+                "LARGE",
+                "Medium",
+                "butter",
+                "salt",
+                "caramel",
+                "pepper",
+                "",
+                "ada@example.com",
+                "2025-02-03",
+                "2025-13-01",
+                "true",
+                "3",
+            ])
+            .prop_map(Value::from),
+            (-5i64..300).prop_map(Value::from),
+            prop::sample::select(vec![
+                json!(0.5),
+                json!(2.0),
+                json!(1e300),
+                json!(u64::MAX),
+                json!(i64::MIN),
+                json!(16_777_217),
+            ]),
+            any::<bool>().prop_map(Value::from),
+            Just(Value::Null),
+        ];
+        prop_oneof![
+            3 => leaf.clone(),
+            1 => prop::collection::vec(leaf, 0..4).prop_map(Value::from),
+        ]
+    }
+
+    fn key() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "size",
+            "toppings",
+            "extraToppings",
+            "buckets",
+            "contactEmail",
+            "pickUp",
+            "napkins",
+            "note",
+            "tickets",
+            "internal",
+            "TIP",
+            "ratio",
+            "offset",
+            "wide",
+            "secondSize",
+            "tip",
+            "other",
+        ])
+        .prop_map(str::to_owned)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Any map of those keys and values: the twins read it alike on every path.
+        #[test]
+        fn twins_agree_on_generated_answers(
+            entries in prop::collection::vec((key(), value()), 0..12),
+        ) {
+            let answer = Value::Object(entries.into_iter().collect());
+            agree::<by_serde::Order, by_elicit::Order>(std::slice::from_ref(&answer));
+        }
+
+        /// Mostly clean answers (every needed field good), with one entry changed.
+        #[test]
+        fn twins_agree_near_clean_answers(
+            size in prop::sample::select(vec!["SMALL", "M", "LARGE"]),
+            toppings in prop::sample::subsequence(vec!["butter", "salt", "caramel"], 1..=2),
+            buckets in 1u8..=4,
+            change in (key(), value()),
+        ) {
+            let mut answer = json!({
+                "size": size, "toppings": toppings, "buckets": buckets,
+                "contactEmail": "ada@example.com", "napkins": true, "tickets": 1
+            });
+            agree::<by_serde::Order, by_elicit::Order>(std::slice::from_ref(&answer));
+            answer[change.0.as_str()] = change.1;
+            agree::<by_serde::Order, by_elicit::Order>(std::slice::from_ref(&answer));
+        }
+    }
+}
