@@ -2,10 +2,12 @@
 //!
 //! Most answers are clean: every key a field, every value good as sent, nothing to fill
 //! in. One pass of checks over the entries, with no copy and no error built, settles
-//! that, and the answer then goes to serde_json's own deserializer as it is. Any other
-//! answer takes one pass over its entries, each value checked against its field and
-//! handed to `Deserialize` straight from the client's `Value` (defaults filled, coerced
-//! values swapped in, unknown keys passed over).
+//! that, and the answer then goes to serde_json's own deserializer as it is (a type with
+//! `#[elicit(deserialize)]` is built from the values in that same pass instead: see
+//! `Elicit::__read_clean` and `crate::read`). Any other answer takes one pass over its
+//! entries, each value checked against its field and handed to `Deserialize` straight
+//! from the client's `Value` (defaults filled, coerced values swapped in, unknown keys
+//! passed over).
 //!
 //! At the first problem the pass stops deserializing and collects every problem of the
 //! rest of the answer, in field order, exactly as [`Form::validate`] reports them (the
