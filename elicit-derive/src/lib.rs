@@ -11,7 +11,7 @@ mod expand;
 use proc_macro::TokenStream;
 
 /// Derives `elicit_core::Elicit` for a struct of form fields, or `elicit_core::Options`
-/// for a unit enum.
+/// for a unit enum; with `#[elicit(deserialize)]` on the type, `serde::Deserialize` too.
 #[proc_macro_derive(Elicit, attributes(elicit, serde))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
