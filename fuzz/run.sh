@@ -6,7 +6,9 @@
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     (default: 60 s, every target)
 #
 # FUZZ_SANITIZER=address|none picks the sanitizer (default: address, falling back to
-# none when an AddressSanitizer build fails). FUZZ_RSS_MB (2048) and FUZZ_TIMEOUT (10 s
+# none when an AddressSanitizer build fails). FUZZ_OPTIMIZED=1 builds without debug
+# assertions (cargo fuzz -O; overflow checks stay on), which compiles in the code only
+# optimized builds have, such as `#[elicit(deserialize)]`'s direct reading of answers. FUZZ_RSS_MB (2048) and FUZZ_TIMEOUT (10 s
 # per input) are passed to libFuzzer as -rss_limit_mb and -timeout.
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -32,11 +34,17 @@ else
     mapfile -t targets < <(cargo fuzz list)
 fi
 
-echo "== building ${targets[*]} (sanitizer: $sanitizer)"
+opt=()
+if [ "${FUZZ_OPTIMIZED:-0}" = 1 ]; then
+    opt=(-O)
+    export RUSTFLAGS="${RUSTFLAGS:-} -Coverflow-checks=on"
+fi
+
+echo "== building ${targets[*]} (sanitizer: $sanitizer${opt:+, no debug assertions})"
 build() {
     local t
     for t in "${targets[@]}"; do
-        cargo fuzz build -s "$1" "$t" || return 1
+        cargo fuzz build "${opt[@]}" -s "$1" "$t" || return 1
     done
 }
 if ! build "$sanitizer"; then
@@ -55,7 +63,7 @@ for t in "${targets[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t"
     before=$(find "artifacts/$t" -type f | wc -l)
     echo "== fuzzing $t for ${secs}s"
-    cargo fuzz run -s "$sanitizer" "$t" "corpus/$t" "seeds/$t" -- \
+    cargo fuzz run "${opt[@]}" -s "$sanitizer" "$t" "corpus/$t" "seeds/$t" -- \
         -max_total_time="$secs" -rss_limit_mb="$rss" -timeout="$timeout" \
         -print_final_stats=1 >"logs/$t.log" 2>&1
     rc=$?
