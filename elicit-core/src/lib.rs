@@ -113,7 +113,8 @@ use serde_json::Value;
 /// `#[serde(..)]` attributes (`rename`, `rename_all`, `default`, `skip`,
 /// `deny_unknown_fields`; the others are refused at compile time), and because the
 /// derive then knows how the type is read, an answer that needs nothing filled in or
-/// coerced is built straight from its values, in the same pass as the check:
+/// coerced is built straight from its values, in the same pass as the check (in
+/// optimized builds; debug builds read the same answers through that `Deserialize`):
 ///
 /// ```
 /// use elicit_core::Elicit;
@@ -167,7 +168,7 @@ pub trait Elicit: DeserializeOwned {
 
     /// A clean answer (see [`__clean`](Self::__clean)) read as `Self`, or `None` when
     /// the answer is not clean. The derive generates a version that builds `Self`
-    /// straight from the values under `#[elicit(deserialize)]`.
+    /// straight from the values under `#[elicit(deserialize)]` (optimized builds only).
     #[doc(hidden)]
     #[inline]
     fn __read_clean(

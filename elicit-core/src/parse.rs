@@ -3,7 +3,8 @@
 //! Most answers are clean: every key a field, every value good as sent, nothing to fill
 //! in. One pass of checks over the entries, with no copy and no error built, settles
 //! that, and the answer then goes to serde_json's own deserializer as it is (a type with
-//! `#[elicit(deserialize)]` is built from the values in that same pass instead: see
+//! `#[elicit(deserialize)]` is built from the values in that same pass instead, in
+//! optimized builds: see
 //! `Elicit::__read_clean` and `crate::read`). Any other answer takes one pass over its
 //! entries, each value checked against its field and handed to `Deserialize` straight
 //! from the client's `Value` (defaults filled, coerced values swapped in, unknown keys
