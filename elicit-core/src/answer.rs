@@ -636,480 +636,150 @@ fn number_text(bound: f64, single_precision: bool) -> String {
     }
 }
 
-/// Whether `s` matches one of the four MCP formats.
+/// Whether `s` matches one of the four MCP formats. Each is decided by a crate:
+/// `email_address` (e-mail), `fluent_uri` (URI, RFC 3986), `time` (date and date-time,
+/// RFC 3339).
 pub fn format_ok(format: Format, s: &str) -> bool {
     match format {
         Format::Email => email_ok(s),
-        Format::Uri => plain_uri(s.as_bytes()) || fluent_uri::Uri::parse(s).is_ok(),
+        Format::Uri => fluent_uri::Uri::parse(s).is_ok(),
         Format::Date => date_ok(s),
         Format::DateTime => {
-            plain_date_time(s.as_bytes())
-                || time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
-                    .is_ok()
+            time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).is_ok()
         }
     }
 }
 
 /// An addr-spec (`local@domain`), not the display form `Name <local@domain>` that
-/// `EmailAddress::is_valid` also takes. `email_address` decides; the common shape
-/// (`ada.lovelace+tag@example.com`) is recognised first without it, and only ever
-/// where `email_address` agrees (a test holds the two together).
+/// `EmailAddress::is_valid` also takes: the part after the last `@` must be a domain
+/// and the part before it a local part, as `email_address` checks them.
 fn email_ok(s: &str) -> bool {
-    // `email_address` allows at most 64 bytes before the `@` and 254 after it.
-    if s.len() > MAX_EMAIL_LEN {
-        return false;
-    }
-    if plain_email(s.as_bytes()) {
-        return true;
-    }
-    let Some(at) = s.bytes().rposition(|b| b == b'@') else {
-        return false;
-    };
-    let (local, domain) = (&s[..at], &s[at + 1..]);
-    email_address::EmailAddress::is_valid_local_part(local)
-        && email_address::EmailAddress::is_valid_domain(domain)
-}
-
-/// The longest addr-spec `email_address` accepts: a 64-byte local part, `@`, a 254-byte
-/// domain.
-const MAX_EMAIL_LEN: usize = 64 + 1 + 254;
-
-/// The common shape in one forward pass: a local part of dot-separated atoms of ASCII
-/// letters, digits and `!#$%&'*+/=?^_`{|}~-` (at most 64 bytes, so no `@` in it: the
-/// first `@` is the last), then a [`plain_domain`].
-fn plain_email(b: &[u8]) -> bool {
-    let mut atom_start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if class(c, ATEXT) {
-        } else if c == b'.' {
-            if i == atom_start {
-                return false;
-            }
-            atom_start = i + 1;
-        } else if c == b'@' {
-            return i > atom_start && i <= 64 && plain_domain(&b[i + 1..]);
-        } else {
-            return false;
-        }
-        i += 1;
-    }
-    false
-}
-
-/// Dot-separated labels of ASCII letters, digits and inner hyphens, each at most 63
-/// bytes, at most 253 in all.
-fn plain_domain(domain: &[u8]) -> bool {
-    // A label is `start..end`: not empty, at most 63 bytes, not ending in a hyphen.
-    let label_ok =
-        |start: usize, end: usize| end > start && end - start <= 63 && domain[end - 1] != b'-';
-    let mut start = 0;
-    for (i, &b) in domain.iter().enumerate() {
-        if class(b, ALNUM) {
-            continue;
-        }
-        if b == b'-' && i > start {
-            continue;
-        }
-        if b == b'.' && label_ok(start, i) {
-            start = i + 1;
-            continue;
-        }
-        return false;
-    }
-    label_ok(start, domain.len()) && domain.len() <= 253
-}
-
-/// The common URI shape, `scheme://host/path?query#fragment`, recognised in one pass
-/// and only where RFC 3986 (`fluent_uri`, which decides everything else) agrees: a
-/// scheme, a host of letters, digits, dots and hyphens (no user, port or IP literal),
-/// then path, query and fragment characters, with no percent-escapes.
-fn plain_uri(b: &[u8]) -> bool {
-    // One pass: scheme, `://`, host, then path, query and fragment.
-    if !b.first().is_some_and(u8::is_ascii_alphabetic) {
-        return false;
-    }
-    let mut i = 1;
-    while i < b.len() && class(b[i], SCHEME) {
-        i += 1;
-    }
-    if b.get(i..i + 3) != Some(b"://") {
-        return false;
-    }
-    i += 3;
-    while i < b.len() && class(b[i], HOST) {
-        i += 1;
-    }
-    // path-abempty, query and fragment: pchar, `/` and `?`, one `#` before the fragment.
-    if i < b.len() && !matches!(b[i], b'/' | b'?' | b'#') {
-        return false;
-    }
-    let mut hashes = 0;
-    b[i..].iter().all(|&c| {
-        if c == b'#' {
-            hashes += 1;
-            return hashes == 1;
-        }
-        class(c, URI_TAIL)
+    s.rsplit_once('@').is_some_and(|(local, domain)| {
+        email_address::EmailAddress::is_valid_local_part(local)
+            && email_address::EmailAddress::is_valid_domain(domain)
     })
 }
 
-/// Byte classes of the fast paths, one bit each in [`CLASSES`].
-const ALNUM: u8 = 1;
-/// `atext` of an e-mail local part.
-const ATEXT: u8 = 2;
-/// A URI scheme after its first letter.
-const SCHEME: u8 = 4;
-/// A host name of the URI fast path.
-const HOST: u8 = 8;
-/// pchar, `/` and `?`, without percent-escapes.
-const URI_TAIL: u8 = 16;
-
-const CLASSES: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut c = 0;
-    while c < 128 {
-        let b = c as u8;
-        let alnum = b.is_ascii_alphanumeric();
-        if alnum {
-            t[c] |= ALNUM | ATEXT | SCHEME | HOST | URI_TAIL;
-        }
-        c += 1;
-    }
-    t = mark(t, b"!#$%&'*+/=?^_`{|}~-", ATEXT);
-    t = mark(t, b"+-.", SCHEME);
-    t = mark(t, b".-", HOST);
-    mark(t, b"-._~!$&'()*+,;=:@/?", URI_TAIL)
-};
-
-const fn mark(mut table: [u8; 256], bytes: &[u8], bit: u8) -> [u8; 256] {
-    let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] |= bit;
-        i += 1;
-    }
-    table
-}
-
-fn class(b: u8, bit: u8) -> bool {
-    CLASSES[b as usize] & bit != 0
-}
-
-/// The common RFC 3339 `date-time`, `2025-02-03T18:30:00Z` or with up to nine digits of
-/// a second and a `+01:00` offset, recognised in one pass; leap seconds, lower-case `t`
-/// and `z` and everything else go to `time`, which decides (a test holds the two together).
-fn plain_date_time(b: &[u8]) -> bool {
-    if b.len() < 20 || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
-        return false;
-    }
-    let two = |i: usize| {
-        let (x, y) = (b[i], b[i + 1]);
-        (x.is_ascii_digit() && y.is_ascii_digit()).then(|| (x - b'0') * 10 + (y - b'0'))
-    };
-    let in_range = |i: usize, max: u8| two(i).is_some_and(|n| n <= max);
-    if !(in_range(11, 23) && in_range(14, 59) && in_range(17, 59)) {
-        return false;
-    }
-    let mut rest = &b[19..];
-    if let Some(fraction) = rest.strip_prefix(b".") {
-        let digits = fraction.iter().take_while(|c| c.is_ascii_digit()).count();
-        if !(1..=9).contains(&digits) {
-            return false;
-        }
-        rest = &fraction[digits..];
-    }
-    let offset_ok = match rest {
-        [b'Z'] => true,
-        [b'+' | b'-', h1, h2, b':', m1, m2] => {
-            let hh = [*h1, *h2];
-            let mm = [*m1, *m2];
-            hh.iter().chain(&mm).all(u8::is_ascii_digit)
-                && (hh[0] - b'0') * 10 + (hh[1] - b'0') <= 23
-                && (mm[0] - b'0') * 10 + (mm[1] - b'0') <= 59
-        }
-        _ => false,
-    };
-    offset_ok && date_bytes_ok(&b[..10])
-}
-
-/// An RFC 3339 `full-date`: exactly `YYYY-MM-DD`, a day that exists (the calendar is
-/// `time`'s).
+/// An RFC 3339 `full-date`: exactly `YYYY-MM-DD` (ten characters, so no sign and no
+/// wider year), a day that exists.
 fn date_ok(s: &str) -> bool {
-    date_bytes_ok(s.as_bytes())
-}
-
-/// [`date_ok`] on bytes (the date part of a `date-time`).
-fn date_bytes_ok(b: &[u8]) -> bool {
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return false;
-    }
-    let digits = |range: std::ops::Range<usize>| {
-        b[range].iter().try_fold(0u16, |n, c| {
-            c.is_ascii_digit().then(|| n * 10 + u16::from(c - b'0'))
-        })
-    };
-    let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
-        return false;
-    };
-    let Ok(month) = time::Month::try_from(month as u8) else {
-        return false;
-    };
-    time::Date::from_calendar_date(i32::from(year), month, day as u8).is_ok()
+    s.len() == 10
+        && time::Date::parse(s, time::macros::format_description!("[year]-[month]-[day]")).is_ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Strings built from pieces that make e-mail checks interesting.
-    fn corpus() -> Vec<String> {
-        let pieces = [
-            "a", "Z", "0", ".", "..", "@", "-", "_", "+", "\"", " ", "[", "]", "(", ")", "é", "<",
-            ">", "ab-c", "x.y", "1.2.3.4", "!", "#", "~", "\\", ",",
-        ];
-        let mut out = Vec::new();
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-        for _ in 0..20_000 {
-            let mut s = String::new();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let len = 1 + (seed % 9) as usize;
-            let mut r = seed;
-            for _ in 0..len {
-                s.push_str(pieces[(r % pieces.len() as u64) as usize]);
-                r /= pieces.len() as u64;
-                if r == 0 {
-                    r = seed.rotate_left(29);
-                }
-            }
-            out.push(s);
-        }
-        out.extend(
-            [
-                "ada@example.com",
-                "a.b+c@x-y.example",
-                &format!("{}@x.org", "a".repeat(64)),
-                &format!("{}@x.org", "a".repeat(65)),
-                &format!("a@{}.org", "b".repeat(63)),
-                &format!("a@{}.org", "b".repeat(64)),
-                &format!("a@{}", vec!["c".repeat(60); 5].join(".")),
-                "a@-x.org",
-                "a@x-.org",
-                "a@[1.2.3.4]",
-                ".a@x.org",
-                "a.@x.org",
-                "Ada <ada@example.com>",
-            ]
-            .map(str::to_owned),
-        );
-        // Around the longest address: local parts and domains at and past their limits.
-        for local in [63, 64, 65] {
-            for labels in [3, 4] {
-                for last in [58, 59, 60, 61, 62, 63] {
-                    let mut domain = vec!["d".repeat(63); labels - 1];
-                    domain.push("e".repeat(last));
-                    out.push(format!("{}@{}", "a".repeat(local), domain.join(".")));
-                    out.push(format!(
-                        "\"{}\"@[{}]",
-                        "b".repeat(local - 2),
-                        "1".repeat(last * 4)
-                    ));
-                }
-            }
-        }
-        out
-    }
-
+    /// What each format accepts and refuses, at the edges callers meet.
     #[test]
-    fn email_fast_path_only_accepts_what_email_address_accepts() {
-        let mut fast = 0;
-        for s in corpus() {
-            let Some((local, domain)) = s.rsplit_once('@') else {
-                assert!(!email_ok(&s), "{s:?}");
-                assert!(!plain_email(s.as_bytes()), "{s:?}");
-                continue;
-            };
-            let full = email_address::EmailAddress::is_valid_local_part(local)
-                && email_address::EmailAddress::is_valid_domain(domain);
-            if plain_email(s.as_bytes()) {
-                fast += 1;
-                assert!(full, "{s:?}: fast path says valid, email_address does not");
-            }
-            assert_eq!(email_ok(&s), full, "{s:?}");
-        }
-        assert!(
-            fast > 20,
-            "the corpus exercises the fast path ({fast} times)"
-        );
-    }
-
-    #[test]
-    fn uri_fast_path_only_accepts_what_fluent_uri_accepts() {
-        let pieces = [
-            "https",
-            "h",
-            "1",
-            "+",
-            "-",
-            ".",
-            ":",
-            "//",
-            "/",
-            "?",
-            "#",
-            "@",
-            "%",
-            "%41",
-            "[",
-            "]",
-            "example.com",
-            "a-b",
-            " ",
-            "é",
-            "~",
-            "_",
-            "!",
-            "'",
-            "(",
-            "=",
-            ";",
-            ",",
-            "*",
-            "&",
-            "$",
-            "\\",
-            "|",
-            "^",
-            "`",
-            "{",
-            "\"",
-            "<",
-            ":8080",
-            "[::1]",
-        ];
-        let mut fast = 0;
-        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut strings: Vec<String> = [
-            "https://example.com/ada",
-            "http://a.b-c.d/x/y?q=1&r=2#top",
-            "urn:isbn:0451450523",
-            "https://example.com:8080/",
-            "https://user@example.com/",
-            "https://[::1]/",
-            "https://ex ample.com/",
-            "https://example.com/a b",
-            "https://example.com/#a#b",
-            "1http://x/",
-            "//example.com/",
-            "mailto:ada@example.com",
-            "https://",
-            "https:///path",
-            "HTTPS://EXAMPLE.COM/%7E",
+    fn formats_accept_and_refuse() {
+        let local64 = "a".repeat(64);
+        let label63 = "b".repeat(63);
+        // A domain of 254 bytes (four labels) and one of 255.
+        let domain254 = [label63.as_str(); 4].join(".").replacen('b', "", 1);
+        let domain255 = [label63.as_str(); 4].join(".");
+        assert_eq!((domain254.len(), domain255.len()), (254, 255));
+        let cases: Vec<(Format, String, bool)> = [
+            (Format::Email, "ada@example.com", true),
+            (Format::Email, "a.b+c@x-y.example", true),
+            (Format::Email, "a!#$%&'*/=?^_`{|}~-@x.org", true),
+            (Format::Email, "ada@localhost", true),
+            (Format::Email, "\"ada lovelace\"@example.com", true),
+            (Format::Email, "\"a@b\"@example.com", true),
+            (Format::Email, "ada@[192.168.0.1]", true),
+            (Format::Email, "ada@exämple.com", true),
+            (Format::Email, "Ada <ada@example.com>", false),
+            (Format::Email, " <ada@example.com>", false),
+            (Format::Email, "<ada@example.com>", false),
+            (Format::Email, "ada@example.com ", false),
+            (Format::Email, "ada", false),
+            (Format::Email, "ada@", false),
+            (Format::Email, "@example.com", false),
+            (Format::Email, ".ada@x.org", false),
+            (Format::Email, "ada.@x.org", false),
+            (Format::Email, "a..b@x.org", false),
+            (Format::Email, "a@b@x.org", false),
+            (Format::Email, "ada@-x.org", false),
+            (Format::Email, "ada@x-.org", false),
+            (Format::Email, "ada@x..org", false),
+            (Format::Email, "ada@x.org.", false),
+            (Format::Email, "", false),
+            (Format::Uri, "https://example.com/ada", true),
+            (Format::Uri, "http://a.b-c.d/x/y?q=1&r=2#top", true),
+            (Format::Uri, "urn:isbn:0451450523", true),
+            (Format::Uri, "https://example.com:8080/", true),
+            (Format::Uri, "https://user@example.com/", true),
+            (Format::Uri, "https://[::1]/", true),
+            (Format::Uri, "mailto:ada@example.com", true),
+            (Format::Uri, "HTTPS://EXAMPLE.COM/%7E", true),
+            (Format::Uri, "https://", true),
+            (Format::Uri, "https:///path", true),
+            (Format::Uri, "https://ex ample.com/", false),
+            (Format::Uri, "https://example.com/a b", false),
+            (Format::Uri, "https://example.com/#a#b", false),
+            (Format::Uri, "https://example.com/%4", false),
+            (Format::Uri, "https://example.com/é", false),
+            (Format::Uri, "1http://x/", false),
+            (Format::Uri, "//example.com/", false),
+            (Format::Uri, "example.com/page", false),
+            (Format::Uri, "", false),
+            (Format::Date, "2025-02-03", true),
+            (Format::Date, "2024-02-29", true),
+            (Format::Date, "0000-01-01", true),
+            (Format::Date, "9999-12-31", true),
+            (Format::Date, "2025-02-29", false),
+            (Format::Date, "2100-02-29", false),
+            (Format::Date, "2025-13-01", false),
+            (Format::Date, "2025-00-10", false),
+            (Format::Date, "2025-01-00", false),
+            (Format::Date, "2025-01-32", false),
+            (Format::Date, "2025-2-03", false),
+            (Format::Date, "2025-02-3", false),
+            (Format::Date, "+2025-02-03", false),
+            (Format::Date, "-999-01-01", false),
+            (Format::Date, "+999-01-01", false),
+            (Format::Date, "2025/02/03", false),
+            (Format::Date, "2025-02-03T", false),
+            (Format::Date, "２０２５-02-03", false),
+            (Format::Date, "", false),
+            (Format::DateTime, "2025-02-03T18:30:00Z", true),
+            (Format::DateTime, "2025-02-03t18:30:00z", true),
+            (
+                Format::DateTime,
+                "2025-02-03T18:30:00.123456789+01:00",
+                true,
+            ),
+            (Format::DateTime, "2025-02-03T18:30:00-23:59", true),
+            (Format::DateTime, "2016-12-31T23:59:60Z", true),
+            (Format::DateTime, "2024-02-29T00:00:00Z", true),
+            (Format::DateTime, "2025-02-03T18:30:00", false),
+            (Format::DateTime, "2025-02-03 18:30:00Z", true),
+            (Format::DateTime, "2025-02-03T24:00:00Z", false),
+            (Format::DateTime, "2025-02-03T12:60:00Z", false),
+            (Format::DateTime, "2025-02-03T18:30:00.Z", false),
+            (Format::DateTime, "2025-02-03T18:30:00.1234567890Z", true),
+            (Format::DateTime, "2025-02-03T18:30:00+0100", false),
+            (Format::DateTime, "2025-02-03T18:30:00+24:00", false),
+            (Format::DateTime, "2025-02-29T18:30:00Z", false),
+            (Format::DateTime, "2025-02-03T18:30:00Z ", false),
+            (Format::DateTime, "2025-02-03", false),
+            (Format::DateTime, "", false),
         ]
-        .map(str::to_owned)
-        .to_vec();
-        for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let mut s = String::from(if seed.is_multiple_of(3) {
-                ""
-            } else {
-                "https://"
-            });
-            let mut r = seed / 3;
-            for _ in 0..(1 + seed % 7) {
-                s.push_str(pieces[(r % pieces.len() as u64) as usize]);
-                r = r / pieces.len() as u64 + seed.rotate_left(17) % 997;
-            }
-            strings.push(s);
-        }
-        for s in strings {
-            let full = fluent_uri::Uri::parse(s.as_str()).is_ok();
-            if plain_uri(s.as_bytes()) {
-                fast += 1;
-                assert!(full, "{s:?}: fast path says valid, fluent_uri does not");
-            }
-            assert_eq!(format_ok(Format::Uri, &s), full, "{s:?}");
-        }
-        assert!(
-            fast > 1000,
-            "the corpus exercises the fast path ({fast} times)"
-        );
-    }
-
-    #[test]
-    fn date_time_fast_path_only_accepts_what_time_accepts() {
-        let rfc3339 = &time::format_description::well_known::Rfc3339;
-        let mut strings = Vec::new();
-        for date in [
-            "0000-01-01",
-            "2024-02-29",
-            "2025-02-29",
-            "9999-12-31",
-            "2025-13-01",
-        ] {
-            for clock in [
-                "00:00:00", "23:59:59", "23:59:60", "24:00:00", "12:60:00", "1:00:00",
-            ] {
-                for fraction in ["", ".5", ".123456789", ".1234567890", ".", ".x"] {
-                    for offset in [
-                        "Z", "z", "+00:00", "-00:00", "+23:59", "-23:59", "+24:00", "+01:60",
-                        "+0100", "", " Z", "Z ",
-                    ] {
-                        for t in ["T", "t", " "] {
-                            strings.push(format!("{date}{t}{clock}{fraction}{offset}"));
-                        }
-                    }
-                }
-            }
-        }
-        let mut fast = 0;
-        for s in strings {
-            let by_time = time::OffsetDateTime::parse(&s, rfc3339).is_ok();
-            if plain_date_time(s.as_bytes()) {
-                fast += 1;
-                assert!(by_time, "{s:?}: fast path says valid, time does not");
-            }
-            assert_eq!(format_ok(Format::DateTime, &s), by_time, "{s:?}");
-        }
-        assert!(
-            fast > 50,
-            "the corpus exercises the fast path ({fast} times)"
-        );
-    }
-
-    #[test]
-    fn date_agrees_with_time() {
-        let fmt = time::macros::format_description!("[year]-[month]-[day]");
-        let mut dates: Vec<String> = Vec::new();
-        for y in [0, 1, 999, 1900, 2000, 2023, 2024, 2100, 9999] {
-            for m in 0..=13 {
-                for d in 0..=32 {
-                    dates.push(format!("{y:04}-{m:02}-{d:02}"));
-                }
-            }
-        }
-        dates.extend(
-            [
-                "2025-2-03",
-                "2025-02-3",
-                "+2025-02-03",
-                "2025/02/03",
-                "2025-02-03T",
-                "２０２５-02-03",
-                "20a5-02-03",
-                "-999-01-01",
-                "",
-                "2025-02-0x",
-            ]
-            .map(str::to_owned),
-        );
-        for s in dates {
-            let by_time = s.len() == 10 && time::Date::parse(&s, &fmt).is_ok();
-            assert_eq!(date_ok(&s), by_time, "{s:?}");
+        .into_iter()
+        .map(|(f, s, ok)| (f, s.to_owned(), ok))
+        .chain([
+            (Format::Email, format!("{local64}@x.org"), true),
+            (Format::Email, format!("a{local64}@x.org"), false),
+            (Format::Email, format!("a@{label63}.org"), true),
+            (Format::Email, format!("a@b{label63}.org"), false),
+            (Format::Email, format!("a@{domain254}"), true),
+            (Format::Email, format!("a@{domain255}"), false),
+            (Format::Email, format!("{local64}@{domain254}"), true),
+        ])
+        .collect();
+        for (format, s, ok) in cases {
+            assert_eq!(format_ok(format, &s), ok, "{format:?} {s:?}");
         }
     }
 }
