@@ -235,7 +235,7 @@ pub trait Wizard: Sized {
 }
 
 /// Per field, the choices a `Prepared` offers.
-type Offers = smallvec::SmallVec<[(Cow<'static, str>, Choices); 1]>;
+type Offers = Vec<(Cow<'static, str>, Choices)>;
 
 /// Runtime changes to a step, returned by its `prepare` hook.
 ///
