@@ -6,9 +6,8 @@
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     (default: 60 s, every target)
 #
 # FUZZ_SANITIZER=address|none picks the sanitizer (default: address, falling back to
-# none when an AddressSanitizer build fails). FUZZ_OPTIMIZED=1 builds without debug
-# assertions (cargo fuzz -O; overflow checks stay on), which compiles in the code only
-# optimized builds have, such as `#[elicit(deserialize)]`'s direct reading of answers. FUZZ_RSS_MB (2048) and FUZZ_TIMEOUT (10 s
+# none when an AddressSanitizer build fails). FUZZ_OPTIMIZED=1 builds optimized
+# (cargo fuzz -O; overflow checks stay on). FUZZ_RSS_MB (2048) and FUZZ_TIMEOUT (10 s
 # per input) are passed to libFuzzer as -rss_limit_mb and -timeout.
 set -uo pipefail
 cd "$(dirname "$0")"

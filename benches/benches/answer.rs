@@ -8,18 +8,12 @@ use std::hint::black_box;
 use criterion::{
     BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
 };
-use elicit_benches::{
-    Form5, Form20, FormEnums, form_enums_answer, form5_answer, form20_answer, own,
-};
-use elicit_core::{Elicit, Format, Revision, Strictness, format_ok};
+use elicit_benches::{Form5, Form20, FormEnums, form_enums_answer, form5_answer, form20_answer};
+use elicit_core::{Elicit, Revision, Strictness};
 use serde_json::Value;
 
-/// The routes on one form: ours read as `T`, serde's and jsonschema's as `U` (the same
-/// form; `U` with serde's derived `Deserialize`, as the rmcp route has it).
-fn group<T: Elicit, U: serde::de::DeserializeOwned>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    answer: Value,
-) {
+/// The routes on one form.
+fn group<T: Elicit>(g: &mut BenchmarkGroup<'_, WallTime>, answer: Value) {
     let schema = T::requested_schema(Revision::V2025_11_25)
         .unwrap()
         .to_value();
@@ -41,7 +35,7 @@ fn group<T: Elicit, U: serde::de::DeserializeOwned>(
     });
     // `from_value` consumes its input: the clone is part of its cost from a borrowed result.
     g.bench_function("serde_from_value_clone", |b| {
-        b.iter(|| serde_json::from_value::<U>(black_box(&answer).clone()).unwrap())
+        b.iter(|| serde_json::from_value::<T>(black_box(&answer).clone()).unwrap())
     });
     // Both from an owned value, as a server holds the client's result: the clone is made
     // outside the timing, and each side ends with the value consumed or dropped.
@@ -55,26 +49,26 @@ fn group<T: Elicit, U: serde::de::DeserializeOwned>(
     g.bench_function("serde_from_value_owned", |b| {
         b.iter_batched(
             || answer.clone(),
-            |v| serde_json::from_value::<U>(v).unwrap(),
+            |v| serde_json::from_value::<T>(v).unwrap(),
             BatchSize::SmallInput,
         )
     });
     // The same parse without the clone: serde_json deserializing from `&Value`.
     g.bench_function("serde_deserialize_ref", |b| {
-        b.iter(|| U::deserialize(black_box(&answer)).unwrap())
+        b.iter(|| T::deserialize(black_box(&answer)).unwrap())
     });
     g.bench_function("jsonschema_formats_then_from_value_clone", |b| {
         b.iter(|| {
             let v = black_box(&answer);
             with_formats.validate(v).unwrap();
-            serde_json::from_value::<U>(v.clone()).unwrap()
+            serde_json::from_value::<T>(v.clone()).unwrap()
         })
     });
     g.bench_function("jsonschema_no_formats_then_from_value_clone", |b| {
         b.iter(|| {
             let v = black_box(&answer);
             without_formats.validate(v).unwrap();
-            serde_json::from_value::<U>(v.clone()).unwrap()
+            serde_json::from_value::<T>(v.clone()).unwrap()
         })
     });
     g.bench_function("clone_only", |b| b.iter(|| black_box(&answer).clone()));
@@ -89,46 +83,17 @@ fn group<T: Elicit, U: serde::de::DeserializeOwned>(
     });
 }
 
-/// Where `from_content`'s time goes: the format checks it runs per string field.
-fn formats(c: &mut Criterion) {
-    let mut g = c.benchmark_group("answer/format_ok");
-    for (name, format, s) in [
-        ("email", Format::Email, "ada@example.com"),
-        ("uri", Format::Uri, "https://example.com/ada"),
-        ("date", Format::Date, "1815-12-10"),
-        ("date_time", Format::DateTime, "2025-02-03T18:30:00Z"),
-    ] {
-        assert!(format_ok(format, s));
-        g.bench_function(name, |b| b.iter(|| format_ok(format, black_box(s))));
-    }
-    g.finish();
-}
-
 fn answer(c: &mut Criterion) {
     let mut g = c.benchmark_group("answer/form5");
-    group::<Form5, Form5>(&mut g, form5_answer());
+    group::<Form5>(&mut g, form5_answer());
     g.finish();
     let mut g = c.benchmark_group("answer/form20");
-    group::<Form20, Form20>(&mut g, form20_answer());
+    group::<Form20>(&mut g, form20_answer());
     g.finish();
     let mut g = c.benchmark_group("answer/enums");
-    group::<FormEnums, FormEnums>(&mut g, form_enums_answer());
+    group::<FormEnums>(&mut g, form_enums_answer());
     g.finish();
 }
 
-/// The same forms with `#[elicit(deserialize)]` on our side; serde's and jsonschema's
-/// routes read the serde-derived twin.
-fn answer_own(c: &mut Criterion) {
-    let mut g = c.benchmark_group("answer/own_form5");
-    group::<own::Form5, Form5>(&mut g, form5_answer());
-    g.finish();
-    let mut g = c.benchmark_group("answer/own_form20");
-    group::<own::Form20, Form20>(&mut g, form20_answer());
-    g.finish();
-    let mut g = c.benchmark_group("answer/own_enums");
-    group::<own::FormEnums, FormEnums>(&mut g, form_enums_answer());
-    g.finish();
-}
-
-criterion_group!(benches, answer, answer_own, formats);
+criterion_group!(benches, answer);
 criterion_main!(benches);

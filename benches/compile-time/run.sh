@@ -3,8 +3,7 @@
 # `Elicit` + `Deserialize`, against the same forms deriving `schemars::JsonSchema` +
 # `Deserialize` (the rmcp `from_type` route). Each crate is built once to compile its
 # dependencies, then cleaned and rebuilt alone: the time of that crate only, debug and
-# release. A third route, `elicit-own`, is the same forms with `#[elicit(deserialize)]`
-# (the derive writes `Deserialize` too, no serde derive).
+# release.
 #
 #   benches/compile-time/run.sh [N] [WORKDIR]
 set -euo pipefail
@@ -16,12 +15,7 @@ mkdir -p "$WORK"
 form() { # $1 = index, $2 = route
   local i="$1"
   if [ "$2" != schemars ]; then
-    if [ "$2" = elicit-own ]; then
-      derive='#[derive(elicit_core::Elicit)]
-#[elicit(deserialize)]'
-    else
-      derive='#[derive(elicit_core::Elicit, serde::Deserialize)]'
-    fi
+    derive='#[derive(elicit_core::Elicit, serde::Deserialize)]'
     cat <<RS
 /// Form $i.
 $derive
@@ -77,20 +71,10 @@ RS
   fi
 }
 
-generate() { # $1 = elicit | elicit-own | schemars
+generate() { # $1 = elicit | schemars
   local dir="$WORK/gen-$1"
   mkdir -p "$dir/src"
-  if [ "$1" = elicit-own ]; then
-    deps="elicit-core = { path = \"$ROOT/elicit-core\" }"
-    size='#[derive(elicit_core::Elicit)]
-#[elicit(deserialize)]
-pub enum Size {
-    #[elicit(title = "Small")]
-    Small,
-    #[elicit(title = "Large")]
-    Large,
-}'
-  elif [ "$1" = elicit ]; then
+  if [ "$1" = elicit ]; then
     deps="elicit-core = { path = \"$ROOT/elicit-core\" }"
     size='#[derive(elicit_core::Elicit, serde::Deserialize)]
 pub enum Size {
@@ -144,7 +128,7 @@ seconds() { # runs "$@", prints the wall time in seconds; a failed build stops t
 
 echo "| route ($N forms) | debug | release |"
 echo "|---|---|---|"
-for route in ${ROUTES:-elicit elicit-own schemars}; do
+for route in ${ROUTES:-elicit schemars}; do
   dir="$(generate "$route")"
   (
     cd "$dir"

@@ -14,31 +14,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-/// Declares the forms twice: here with serde's `Deserialize`, and in [`own`] with
-/// `#[elicit(deserialize)]` (the derive's own `Deserialize`, and clean answers read
-/// straight from their values). Same fields, attributes and schema.
-macro_rules! forms {
-    (@each [$($extra:tt)*] $(#[$m:meta])* pub $kind:ident $name:ident $body:tt $($rest:tt)*) => {
-        $(#[$m])*
-        $($extra)*
-        pub $kind $name $body
-        forms!(@each [$($extra)*] $($rest)*);
-    };
-    (@each [$($extra:tt)*]) => {};
-    ($($items:tt)*) => {
-        forms!(@each [#[derive(Deserialize)]] $($items)*);
-
-        /// The same forms with `#[elicit(deserialize)]`.
-        pub mod own {
-            use super::*;
-            forms!(@each [#[elicit(deserialize)]] $($items)*);
-        }
-    };
-}
-
-forms! {
 /// A five-field sign-up form.
-#[derive(Debug, Elicit, JsonSchema)]
+#[derive(Debug, Elicit, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Form5 {
     /// Your full name.
@@ -64,7 +41,7 @@ pub struct Form5 {
 }
 
 /// A twenty-field form: text with and without formats, integers, numbers, checkboxes.
-#[derive(Debug, Elicit, JsonSchema)]
+#[derive(Debug, Elicit, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Form20 {
     /// Given name.
@@ -153,7 +130,7 @@ pub struct Form20 {
 ///
 /// `extend("type" = "string")`: schemars writes a titled enum as a bare `oneOf`, which
 /// rmcp's `from_type` reads only with the `type` MCP requires next to it.
-#[derive(Debug, Clone, Copy, Elicit, JsonSchema, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Elicit, Deserialize, JsonSchema, PartialEq, Eq)]
 #[schemars(inline, extend("type" = "string"))]
 pub enum Size {
     /// Small.
@@ -171,7 +148,7 @@ pub enum Size {
 }
 
 /// Toppings: the items of a multi-select.
-#[derive(Debug, Clone, Copy, Elicit, JsonSchema, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Elicit, Deserialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 #[schemars(inline)]
 pub enum Topping {
@@ -184,7 +161,7 @@ pub enum Topping {
 }
 
 /// A form with a titled single select and a multi-select (2025-11-25 and later).
-#[derive(Debug, Elicit, JsonSchema)]
+#[derive(Debug, Elicit, Deserialize, JsonSchema)]
 pub struct FormEnums {
     /// Bucket size.
     #[elicit(title = "Size")]
@@ -198,7 +175,6 @@ pub struct FormEnums {
     #[elicit(title = "Buckets", minimum = 1, maximum = 4)]
     #[schemars(title = "Buckets", range(min = 1, max = 4))]
     pub buckets: u8,
-}
 }
 
 /// rmcp's builder for [`Form5`].
@@ -453,27 +429,5 @@ mod tests {
     #[test]
     fn form_enums_agrees() {
         check::<FormEnums>(form_enums_builder(), form_enums_answer());
-    }
-
-    /// The `own` twins are the same forms: the same schema, and the same answer read
-    /// to the same values.
-    fn twins<S: Elicit + std::fmt::Debug, O: Elicit + std::fmt::Debug>(answer: Value) {
-        for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
-            assert_eq!(
-                serde_json::to_value(S::requested_schema(revision).unwrap()).unwrap(),
-                serde_json::to_value(O::requested_schema(revision).unwrap()).unwrap()
-            );
-        }
-        assert_eq!(
-            format!("{:?}", S::from_content(Some(&answer)).unwrap()),
-            format!("{:?}", O::from_content(Some(&answer)).unwrap())
-        );
-    }
-
-    #[test]
-    fn own_twins_are_the_same_forms() {
-        twins::<Form5, own::Form5>(form5_answer());
-        twins::<Form20, own::Form20>(form20_answer());
-        twins::<FormEnums, own::FormEnums>(form_enums_answer());
     }
 }

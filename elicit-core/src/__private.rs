@@ -10,16 +10,10 @@
 
 use std::borrow::Cow;
 
-pub use crate::Strictness;
 pub use crate::form::{Choice, Field, FieldKind, Form, Format};
-pub use crate::parse::{clean, clean_value, needed_mask};
-pub use crate::read::{
-    FieldKey, FromClean, Probe, ReadDirect, ReadSerde, UnitVariant, missing_field,
-};
 pub use crate::{Options, Revision};
 pub use core::option::Option::{self, None, Some};
-pub use serde;
-pub use serde_json::{Error as JsonError, Map, Value};
+pub use serde_json::Value;
 pub use std::borrow::Cow::Borrowed;
 
 /// Parses a validated step answer for a wizard.

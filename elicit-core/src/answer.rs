@@ -7,6 +7,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::form::{Field, FieldKind, Form, Format};
+use crate::outcome::AnswerError;
 
 /// How strictly answers are read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -141,10 +142,6 @@ pub struct ValidationErrors {
 }
 
 impl ValidationErrors {
-    pub(crate) fn new(errors: Vec<FieldError>) -> Self {
-        ValidationErrors { errors }
-    }
-
     /// The problems, in field order.
     pub fn errors(&self) -> &[FieldError] {
         &self.errors
@@ -199,105 +196,118 @@ pub(crate) fn json_type(v: &Value) -> &'static str {
     }
 }
 
-/// Why `content` could not even be looked at field by field.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ContentError {
-    /// `content` is not a JSON object.
-    NotAnObject {
-        /// The JSON type that was sent.
-        found: &'static str,
-    },
-    /// The fields have problems.
-    Invalid(ValidationErrors),
-}
-
-impl fmt::Display for ContentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ContentError::NotAnObject { found } => {
-                write!(
-                    f,
-                    "the answer must be an object of field values, got {found}"
-                )
-            }
-            ContentError::Invalid(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for ContentError {}
-
 impl Form {
-    /// Checks an accepted answer's `content` against the form.
-    ///
-    /// Returns the content to deserialize: borrowed when it is fine as sent, owned when
-    /// defaults were filled in, values coerced ([`Strictness::Lenient`]) or unknown keys
-    /// stripped (for types with `#[serde(deny_unknown_fields)]`). `None` content is
-    /// read as an empty object.
+    /// Checks an accepted answer's `content` against the form and returns the answer as
+    /// the form reads it: exactly the form's fields, with defaults filled in for fields
+    /// left out and values coerced under [`Strictness::Lenient`]; keys the form does not
+    /// have and `null`s ("not answered") are left out. Borrowed when the content is that
+    /// already, which is what clients usually send. `None` content is read as an empty
+    /// object. Every problem of every field is reported at once.
     pub fn validate<'a>(
         &self,
         content: Option<&'a Value>,
         strictness: Strictness,
-    ) -> Result<Cow<'a, Value>, ContentError> {
-        let map = match content {
-            // What clients send: one pass, no lookups, nothing to copy.
-            Some(whole @ Value::Object(map))
-                if crate::parse::clean(&self.fields, map, strictness) =>
-            {
-                return Ok(Cow::Borrowed(whole));
+    ) -> Result<Cow<'a, Value>, AnswerError> {
+        let map = answer_map(content)?;
+        let changes = self.check(map, strictness)?;
+        Ok(match (content, changes.is_empty()) {
+            (Some(whole @ Value::Object(_)), true) => Cow::Borrowed(whole),
+            _ => {
+                let mut out = map.cloned().unwrap_or_default();
+                changes.apply(self, &mut out);
+                Cow::Owned(Value::Object(out))
             }
-            Some(Value::Object(map)) => Some(map),
-            None | Some(Value::Null) => None,
-            Some(other) => {
-                return Err(ContentError::NotAnObject {
-                    found: json_type(other),
-                });
-            }
+        })
+    }
+
+    /// [`validate`](Self::validate) for content the caller owns: the answer is fixed
+    /// up in place, nothing is copied.
+    pub fn validate_owned(
+        &self,
+        content: Option<Value>,
+        strictness: Strictness,
+    ) -> Result<Value, AnswerError> {
+        let mut map = match content {
+            Some(Value::Object(map)) => map,
+            None | Some(Value::Null) => Map::new(),
+            Some(other) => return Err(not_an_object(&other)),
         };
+        let changes = self.check(Some(&map), strictness)?;
+        changes.apply(self, &mut map);
+        Ok(Value::Object(map))
+    }
+
+    /// Judges every field; what the answer needs changed to be read as the form reads it.
+    fn check<'f>(
+        &'f self,
+        map: Option<&Map<String, Value>>,
+        strictness: Strictness,
+    ) -> Result<Changes<'f>, AnswerError> {
         let mut errors = Vec::new();
-        let mut changes: Vec<(&str, Value)> = Vec::new();
+        let mut changes = Changes::default();
         for field in self.fields.iter() {
-            let value = map
-                .and_then(|m| m.get(&*field.name))
-                .filter(|v| !v.is_null());
-            match value {
-                None => {
+            match map.and_then(|m| m.get(&*field.name)) {
+                None | Some(Value::Null) => {
                     if let Some(default) = default_value(&field.kind) {
-                        changes.push((&field.name, default));
+                        changes.set.push((&field.name, default));
                     } else if field.required {
                         push(&mut errors, field, Problem::Missing);
                     }
                 }
                 Some(v) => {
                     if let Some(coerced) = check_value(field, v, strictness, &mut errors) {
-                        changes.push((&field.name, coerced));
+                        changes.set.push((&field.name, coerced));
                     }
                 }
             }
         }
         if !errors.is_empty() {
-            return Err(ContentError::Invalid(ValidationErrors { errors }));
+            return Err(AnswerError::Invalid(ValidationErrors { errors }));
         }
-        let strip =
-            self.strip_unknown && map.is_some_and(|m| m.keys().any(|k| self.field(k).is_none()));
-        if changes.is_empty() && !strip {
-            return Ok(match content {
-                Some(v @ Value::Object(_)) => Cow::Borrowed(v),
-                _ => Cow::Owned(Value::Object(Map::new())),
-            });
+        changes.drop = map.is_some_and(|m| {
+            m.iter()
+                .any(|(k, v)| v.is_null() || self.field(k).is_none())
+        });
+        Ok(changes)
+    }
+}
+
+/// What a valid answer needs changed before it is read.
+#[derive(Default)]
+struct Changes<'f> {
+    /// Values to put in: defaults and coerced values.
+    set: Vec<(&'f str, Value)>,
+    /// Whether there are unknown keys or `null`s to leave out.
+    drop: bool,
+}
+
+impl Changes<'_> {
+    fn is_empty(&self) -> bool {
+        self.set.is_empty() && !self.drop
+    }
+
+    fn apply(self, form: &Form, map: &mut Map<String, Value>) {
+        if self.drop {
+            map.retain(|k, v| !v.is_null() && form.field(k).is_some());
         }
-        let mut out = Map::new();
-        if let Some(m) = map {
-            for (k, v) in m {
-                if !strip || self.field(k).is_some() {
-                    out.insert(k.clone(), v.clone());
-                }
-            }
+        for (k, v) in self.set {
+            map.insert(k.to_owned(), v);
         }
-        for (k, v) in changes {
-            out.insert(k.to_owned(), v);
-        }
-        Ok(Cow::Owned(Value::Object(out)))
+    }
+}
+
+/// The answer's entries; `None` for no content.
+fn answer_map(content: Option<&Value>) -> Result<Option<&Map<String, Value>>, AnswerError> {
+    match content {
+        Some(Value::Object(map)) => Ok(Some(map)),
+        None | Some(Value::Null) => Ok(None),
+        Some(other) => Err(not_an_object(other)),
+    }
+}
+
+fn not_an_object(content: &Value) -> AnswerError {
+    AnswerError::NotAnObject {
+        found: json_type(content),
     }
 }
 
@@ -311,11 +321,6 @@ fn field_error(field: &Field, problem: Problem) -> FieldError {
         label: field.title.clone().unwrap_or_else(|| field.name.clone()),
         problem,
     }
-}
-
-/// A required field without an answer.
-pub(crate) fn missing(field: &Field) -> FieldError {
-    field_error(field, Problem::Missing)
 }
 
 pub(crate) fn default_value(kind: &FieldKind) -> Option<Value> {
@@ -338,7 +343,6 @@ pub(crate) fn default_value(kind: &FieldKind) -> Option<Value> {
 }
 
 /// The numbers a number field takes: its type's range within its bounds.
-#[inline(always)]
 pub(crate) fn number_bounds(
     minimum: Option<f64>,
     maximum: Option<f64>,
@@ -357,7 +361,6 @@ pub(crate) fn number_bounds(
 /// The whole numbers an integer field takes: its type's range within its bounds, and
 /// within what JSON carries exactly (see `FieldKind::Integer::range`), even for a
 /// hand-built field with a wider range.
-#[inline(always)]
 pub(crate) fn integer_bounds(
     minimum: Option<i128>,
     maximum: Option<i128>,
@@ -384,11 +387,6 @@ fn int_value(v: i128) -> Value {
 
 /// Checks one present value; returns a replacement when it was coerced.
 ///
-/// Always inlined in optimized builds: the derive's per-form check calls it with a
-/// constant field, so only that field's checks are compiled in. Builds with debug
-/// assertions (unoptimized ones) call it, which keeps their compile time down.
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn check_value(
     field: &Field,
     value: &Value,

@@ -43,7 +43,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::Action;
-use crate::answer::{ContentError, Strictness};
+use crate::AnswerError;
+use crate::answer::Strictness;
 use crate::form::{Choice, Field, FieldKind, Form, Format};
 
 /// Why a `requestedSchema` cannot be shown.
@@ -595,7 +596,7 @@ pub enum Reply {
 impl Reply {
     /// Validates the user's answers against `form` with the server side's validator
     /// (strict), filling defaults for fields left untouched.
-    pub fn accept(form: &Form, answers: Value) -> Result<Reply, ContentError> {
+    pub fn accept(form: &Form, answers: Value) -> Result<Reply, AnswerError> {
         Reply::accept_with(form, answers, Strictness::Strict)
     }
 
@@ -605,9 +606,8 @@ impl Reply {
         form: &Form,
         answers: Value,
         strictness: Strictness,
-    ) -> Result<Reply, ContentError> {
-        let valid = form.validate(Some(&answers), strictness)?.into_owned();
-        match valid {
+    ) -> Result<Reply, AnswerError> {
+        match form.validate_owned(Some(answers), strictness)? {
             Value::Object(map) => Ok(Reply::Accept(map)),
             // `validate` only passes objects (or fills an empty one).
             _ => Ok(Reply::Accept(Map::new())),

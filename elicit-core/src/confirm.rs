@@ -45,7 +45,6 @@ impl Confirm {
             form: Form {
                 fields: Cow::Owned(vec![field]),
                 min_revision: Revision::V2025_06_18,
-                strip_unknown: false,
             },
         }
     }

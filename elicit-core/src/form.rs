@@ -379,7 +379,6 @@ impl Field {
 pub struct Form {
     pub(crate) fields: Cow<'static, [Field]>,
     pub(crate) min_revision: Revision,
-    pub(crate) strip_unknown: bool,
 }
 
 /// Why a runtime [`Form`] cannot be built.
@@ -405,7 +404,7 @@ impl std::error::Error for FormError {}
 impl Form {
     /// A form over static fields (used by the derive; checked at compile time).
     #[doc(hidden)]
-    pub const fn from_static(fields: &'static [Field], strip_unknown: bool) -> Form {
+    pub const fn from_static(fields: &'static [Field]) -> Form {
         let mut min_revision = Revision::V2025_06_18;
         let mut i = 0;
         while i < fields.len() {
@@ -415,7 +414,6 @@ impl Form {
         Form {
             fields: Cow::Borrowed(fields),
             min_revision,
-            strip_unknown,
         }
     }
 
@@ -435,7 +433,6 @@ impl Form {
         Form {
             fields: Cow::Owned(fields),
             min_revision,
-            strip_unknown: false,
         }
     }
 
@@ -452,12 +449,6 @@ impl Form {
     /// The oldest revision that can express every field of this form.
     pub const fn min_revision(&self) -> Revision {
         self.min_revision
-    }
-
-    /// Whether answers are stripped of unknown keys before deserializing
-    /// (set when the type uses `#[serde(deny_unknown_fields)]`).
-    pub const fn strips_unknown_keys(&self) -> bool {
-        self.strip_unknown
     }
 }
 

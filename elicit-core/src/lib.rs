@@ -63,7 +63,6 @@ mod confirm;
 mod form;
 mod outcome;
 mod parse;
-mod read;
 mod revision;
 mod schema;
 pub mod wizard;
@@ -80,9 +79,7 @@ pub mod mcp_client;
 #[doc(hidden)]
 pub mod __private;
 
-pub use answer::{
-    ContentError, FieldError, MAX_ITEM_PROBLEMS, Problem, Strictness, ValidationErrors, format_ok,
-};
+pub use answer::{FieldError, MAX_ITEM_PROBLEMS, Problem, Strictness, ValidationErrors, format_ok};
 pub use confirm::Confirm;
 pub use form::{Choice, Choices, Field, FieldKind, Form, FormError, Format};
 pub use outcome::{Action, AnswerError, Elicitation, split_result};
@@ -104,45 +101,36 @@ use serde_json::Value;
 
 /// A type that is an MCP elicitation form.
 ///
-/// Implement it with `#[derive(Elicit)]` (together with `serde::Deserialize`): the
-/// derive checks the MCP form subset at compile time and builds the form once, in a
-/// `static`.
-///
-/// Or let the derive write `Deserialize` too, with `#[elicit(deserialize)]` on the type
-/// (no serde derive then). It reads what serde's derive would read with the same
-/// `#[serde(..)]` attributes (`rename`, `rename_all`, `default`, `skip`,
-/// `deny_unknown_fields`; the others are refused at compile time), and because the
-/// derive then knows how the type is read, an answer that needs nothing filled in or
-/// coerced is built straight from its values, in the same pass as the check (in
-/// optimized builds; debug builds read the same answers through that `Deserialize`):
+/// Implement it with `#[derive(Elicit, Deserialize)]`: the derive checks the MCP form
+/// subset at compile time and builds the form once, in a `static`; serde's derive reads
+/// the answer once the form has judged it (see [`Form::validate`]).
 ///
 /// ```
 /// use elicit_core::Elicit;
+/// use serde::Deserialize;
 /// use serde_json::json;
 ///
-/// #[derive(Debug, PartialEq, Elicit)]
-/// #[elicit(deserialize)]
+/// #[derive(Debug, PartialEq, Elicit, Deserialize)]
 /// #[serde(rename_all = "lowercase")]
 /// enum Size {
 ///     Small,
 ///     Large,
 /// }
 ///
-/// #[derive(Debug, Elicit)]
-/// #[elicit(deserialize)]
+/// #[derive(Debug, Elicit, Deserialize)]
 /// struct Popcorn {
 ///     size: Size,
 ///     #[elicit(minimum = 1, maximum = 4)]
 ///     buckets: u8,
-///     #[serde(default)]
-///     note: String,
 /// }
 ///
 /// let popcorn = Popcorn::from_content(Some(&json!({"size": "large", "buckets": 2})))?;
 /// assert_eq!((popcorn.size, popcorn.buckets), (Size::Large, 2));
-/// // A `Deserialize` like serde's, for any format.
-/// let err = serde_json::from_str::<Popcorn>(r#"{"size": "huge", "buckets": 1}"#).unwrap_err();
-/// assert!(err.to_string().starts_with("unknown variant `huge`, expected `small` or `large`"));
+/// let err = Popcorn::from_content(Some(&json!({"size": "huge", "buckets": 9}))).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "size: \"huge\" is not one of the options; buckets: must be at most 4"
+/// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[diagnostic::on_unimplemented(
@@ -158,62 +146,23 @@ pub trait Elicit: DeserializeOwned {
     /// The form description, built at compile time.
     fn form() -> &'static Form;
 
-    /// Whether `map` is an answer `Deserialize` may read as it is (see `parse::clean`);
-    /// the derive generates a version specialized to the form.
-    #[doc(hidden)]
-    #[inline]
-    fn __clean(map: &serde_json::Map<String, Value>, strictness: Strictness) -> bool {
-        parse::clean(Self::form().fields(), map, strictness)
-    }
-
-    /// A clean answer (see [`__clean`](Self::__clean)) read as `Self`, or `None` when
-    /// the answer is not clean. The derive generates a version that builds `Self`
-    /// straight from the values under `#[elicit(deserialize)]` (optimized builds only).
-    #[doc(hidden)]
-    #[inline]
-    fn __read_clean(
-        map: &serde_json::Map<String, Value>,
-        strictness: Strictness,
-    ) -> Option<Result<Self, serde_json::Error>> {
-        if Self::__clean(map, strictness) {
-            Some(Self::deserialize(map))
-        } else {
-            None
-        }
-    }
-
-    /// [`__read_clean`](Self::__read_clean) of an owned answer: the map back when it
-    /// is not clean.
-    #[doc(hidden)]
-    #[inline]
-    fn __read_clean_owned(
-        map: serde_json::Map<String, Value>,
-        strictness: Strictness,
-    ) -> Result<Result<Self, serde_json::Error>, serde_json::Map<String, Value>> {
-        if Self::__clean(&map, strictness) {
-            Ok(Self::deserialize(Value::Object(map)))
-        } else {
-            Err(map)
-        }
-    }
-
     /// The `requestedSchema` for a peer speaking `revision`; an error when the revision
-    /// cannot express the form. Costs about a pointer copy.
+    /// cannot express the form.
     fn requested_schema(revision: Revision) -> Result<RequestedSchema<'static>, SchemaError> {
         Self::form().requested_schema(revision)
     }
 
-    /// Validates an accepted answer's `content` strictly and parses it.
+    /// Validates an accepted answer's `content` strictly and reads it.
     fn from_content(content: Option<&Value>) -> Result<Self, AnswerError> {
         Self::from_content_with(content, Strictness::Strict)
     }
 
-    /// Validates an accepted answer's `content` with the given [`Strictness`] and parses it.
+    /// Validates an accepted answer's `content` with the given [`Strictness`] and reads it.
     fn from_content_with(
         content: Option<&Value>,
         strictness: Strictness,
     ) -> Result<Self, AnswerError> {
-        parse::parse(Self::form(), content, strictness, Self::__read_clean)
+        parse::read(Self::form(), content, strictness)
     }
 
     /// [`from_content`](Self::from_content) for content the caller owns (a server
@@ -228,7 +177,7 @@ pub trait Elicit: DeserializeOwned {
         content: Option<Value>,
         strictness: Strictness,
     ) -> Result<Self, AnswerError> {
-        parse::parse_owned(Self::form(), content, strictness, Self::__read_clean_owned)
+        parse::read_owned(Self::form(), content, strictness)
     }
 }
 

@@ -73,15 +73,12 @@ use crate::seal::{Binding, SealError, Sealer};
 use crate::wizard::{Flow, Outcome, Poll, Wizard, WizardError, WizardState};
 use crate::{
     Action, AnswerError, Confirm, Elicit, Elicitation, Form, Revision, SchemaError, Strictness,
-    outcome::split_result_owned, split_result,
+    outcome::split_result_owned, parse, split_result,
 };
 
 /// How long a push-mode question waits for the person to answer, unless the
 /// [`Elicitor`] says otherwise. A person reads and fills a form: not seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// How many invalid answers a single question may get before [`Session::ask`] gives up.
-pub const DEFAULT_ATTEMPTS: u32 = 3;
 
 /// The JSON-RPC error a 2026-07-28 server returns when a capability it needs is missing.
 pub const MISSING_CAPABILITY: ErrorCode = ErrorCode(-32021);
@@ -117,7 +114,7 @@ impl Elicitor {
         Elicitor {
             sealer: Arc::new(sealer),
             timeout: Some(DEFAULT_TIMEOUT),
-            attempts: DEFAULT_ATTEMPTS,
+            attempts: crate::wizard::DEFAULT_ATTEMPTS,
             strictness: Strictness::Strict,
         }
     }
@@ -532,7 +529,7 @@ impl InputAnswer {
     /// A form's answer as the typed [`Elicitation`] of `T`.
     pub fn typed<T: Elicit>(self) -> Result<Elicitation<T>, Halt> {
         match self {
-            InputAnswer::Form { action, content } => typed(Answer { action, content }),
+            InputAnswer::Form { action, content } => typed(action, content),
             InputAnswer::Value(_) => {
                 Err(AskError::Answer(AnswerError::Malformed("this answer is not a form's")).into())
             }
@@ -564,10 +561,17 @@ fn form_params(revision: Revision, message: &str, problem: Option<&str>, schema:
     Value::Object(p)
 }
 
-/// A validated answer: the action and, on accept, the content with defaults filled.
-struct Answer {
-    action: Action,
-    content: Option<Value>,
+/// How a question's accepted content is read: validated against the form and read as
+/// the asker's type (see `crate::parse`), or validated and kept as a value.
+type Reader<R> = fn(&Form, Option<&Value>, Strictness) -> Result<R, AnswerError>;
+
+/// The validated content with defaults filled, as a value.
+fn valid_value(
+    form: &Form,
+    content: Option<&Value>,
+    strictness: Strictness,
+) -> Result<Value, AnswerError> {
+    Ok(form.validate(content, strictness)?.into_owned())
 }
 
 impl Session {
@@ -625,8 +629,8 @@ impl Session {
     /// Asks the form `T` with `message`; an invalid answer is asked again with the
     /// problems above the message, up to the attempts of the [`Elicitor`].
     pub async fn ask<T: Elicit>(&mut self, message: &str) -> Result<Elicitation<T>, Halt> {
-        let answer = self.ask_form(None, message, T::form()).await?;
-        typed(answer)
+        self.ask_form(None, message, T::form(), parse::read::<T>)
+            .await
     }
 
     /// Asks a yes/no question with the ready-made [`Confirm`] form: `Accept(true)` only
@@ -636,19 +640,15 @@ impl Session {
         message: &str,
         confirm: &Confirm,
     ) -> Result<Elicitation<bool>, Halt> {
-        let answer = self.ask_form(None, message, confirm.form()).await?;
-        Ok(match answer.action {
-            Action::Accept => Elicitation::Accept(
-                answer
-                    .content
-                    .as_ref()
-                    .and_then(|c| c.get(Confirm::FIELD))
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false),
-            ),
-            Action::Decline => Elicitation::Decline,
-            Action::Cancel => Elicitation::Cancel,
-        })
+        let answer = self
+            .ask_form(None, message, confirm.form(), valid_value)
+            .await?;
+        Ok(answer.map(|content| {
+            content
+                .get(Confirm::FIELD)
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        }))
     }
 
     /// Asks a form built at run time; returns the action and, on accept, the
@@ -662,33 +662,39 @@ impl Session {
         message: &str,
         form: &Form,
     ) -> Result<(Action, Option<Value>), Halt> {
-        let answer = self.ask_form(key, message, form).await?;
-        Ok((answer.action, answer.content))
+        let answer = self.ask_form(key, message, form, valid_value).await?;
+        Ok((answer.action(), answer.accepted()))
     }
 
-    fn check(&self, form: &Form, result: &Value) -> Result<Answer, AnswerError> {
+    /// Reads a client's `ElicitResult`: the action and, on accept, the content.
+    fn check<R>(
+        &self,
+        form: &Form,
+        result: &Value,
+        read: Reader<R>,
+    ) -> Result<Elicitation<R>, AnswerError> {
         let (action, content) = split_result(result)?;
-        let action = Action::parse(action)?;
-        let content = match action {
-            Action::Accept => Some(form.validate(content, self.strictness)?.into_owned()),
-            _ => None,
-        };
-        Ok(Answer { action, content })
+        Ok(match Action::parse(action)? {
+            Action::Accept => Elicitation::Accept(read(form, content, self.strictness)?),
+            Action::Decline => Elicitation::Decline,
+            Action::Cancel => Elicitation::Cancel,
+        })
     }
 
     /// Asks in push mode until a valid answer or the attempts run out.
-    async fn push_form(
+    async fn push_form<R>(
         &self,
         form: &Form,
         params: &(dyn Fn(Option<&str>) -> Value + Sync),
-    ) -> Result<Answer, Halt> {
+        read: Reader<R>,
+    ) -> Result<Elicitation<R>, Halt> {
         let mut problem: Option<String> = None;
         let mut failed = 0;
         loop {
             let result = self
                 .push("elicitation/create", params(problem.as_deref()))
                 .await?;
-            match self.check(form, &result) {
+            match self.check(form, &result, read) {
                 Ok(answer) => return Ok(answer),
                 Err(AnswerError::Invalid(e)) if failed + 1 < self.attempts => {
                     failed += 1;
@@ -708,19 +714,20 @@ impl Session {
         key: &str,
         message: &str,
     ) -> Result<Elicitation<T>, Halt> {
-        let answer = self.ask_form(Some(key), message, T::form()).await?;
-        typed(answer)
+        self.ask_form(Some(key), message, T::form(), parse::read::<T>)
+            .await
     }
 
-    async fn ask_form(
+    async fn ask_form<R>(
         &mut self,
         key: Option<&str>,
         message: &str,
         form: &Form,
-    ) -> Result<Answer, Halt> {
+        read: Reader<R>,
+    ) -> Result<Elicitation<R>, Halt> {
         let index = self.next_index();
         if let Some(logged) = self.logged(index) {
-            return self.check(form, &logged).map_err(replay_error);
+            return self.check(form, &logged, read).map_err(replay_error);
         }
         let revision = self.require("form")?;
         let schema = form
@@ -729,7 +736,7 @@ impl Session {
             .to_value();
         let params = |problem: Option<&str>| form_params(revision, message, problem, &schema);
         if self.mrtr.is_none() {
-            return self.push_form(form, &params).await;
+            return self.push_form(form, &params, read).await;
         }
         // 2026-07-28: the answer, if any, is in this retry's inputResponses.
         let (mut failed, mut problem) = self.pending_attempt(index);
@@ -738,7 +745,7 @@ impl Session {
             None => format!("ask{index}.{failed}"),
         };
         if let Some(result) = self.response(&key_for(failed)) {
-            match self.check(form, &result) {
+            match self.check(form, &result, read) {
                 Ok(answer) => {
                     self.log(result);
                     return Ok(answer);
@@ -1056,10 +1063,10 @@ impl Session {
                         let params = |problem: Option<&str>| {
                             form_params(revision, message, problem, &schema)
                         };
-                        let answer = self.push_form(form, &params).await?;
+                        let answer = self.push_form(form, &params, valid_value).await?;
                         InputAnswer::Form {
-                            action: answer.action,
-                            content: answer.content,
+                            action: answer.action(),
+                            content: answer.accepted(),
                         }
                     }
                     Input::Request { .. } => InputAnswer::Value(self.push(method, params).await?),
@@ -1132,10 +1139,10 @@ impl Session {
     fn read_input(&self, input: &Input<'_>, result: Value) -> Result<InputAnswer, AnswerError> {
         match input {
             Input::Form { form, .. } => {
-                let answer = self.check(form, &result)?;
+                let answer = self.check(form, &result, valid_value)?;
                 Ok(InputAnswer::Form {
-                    action: answer.action,
-                    content: answer.content,
+                    action: answer.action(),
+                    content: answer.accepted(),
                 })
             }
             Input::Request { .. } if result.is_object() => Ok(InputAnswer::Value(result)),
@@ -1344,12 +1351,12 @@ async fn first_of<A: Future, B: Future>(
     .await
 }
 
-fn typed<T: Elicit>(answer: Answer) -> Result<Elicitation<T>, Halt> {
-    Ok(match answer.action {
+/// A form's validated answer in a batch, read as `T`.
+fn typed<T: Elicit>(action: Action, content: Option<Value>) -> Result<Elicitation<T>, Halt> {
+    Ok(match action {
         Action::Accept => {
-            let content = answer.content.unwrap_or(Value::Object(Map::new()));
-            let value = T::deserialize(&content)
-                .map_err(|e| Halt::Ask(AskError::Answer(AnswerError::Parse(e))))?;
+            let content = content.unwrap_or(Value::Object(Map::new()));
+            let value = parse::read_valid(&content).map_err(|e| Halt::Ask(AskError::Answer(e)))?;
             Elicitation::Accept(value)
         }
         Action::Decline => Elicitation::Decline,

@@ -5,7 +5,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::Elicit;
-use crate::answer::{ContentError, Strictness, ValidationErrors};
+use crate::answer::{Strictness, ValidationErrors};
 
 /// How the user ended an elicitation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -112,15 +112,6 @@ impl std::error::Error for AnswerError {
             AnswerError::Invalid(e) => Some(e),
             AnswerError::Parse(e) => Some(e),
             _ => None,
-        }
-    }
-}
-
-impl From<ContentError> for AnswerError {
-    fn from(e: ContentError) -> Self {
-        match e {
-            ContentError::NotAnObject { found } => AnswerError::NotAnObject { found },
-            ContentError::Invalid(e) => AnswerError::Invalid(e),
         }
     }
 }

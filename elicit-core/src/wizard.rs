@@ -128,7 +128,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::Revision;
-use crate::answer::{ContentError, Strictness};
+use crate::answer::Strictness;
 use crate::form::{Choice, Choices, Field, FieldKind, Form, FormError};
 use crate::outcome::{Action, AnswerError};
 use crate::schema::{RequestedSchema, SchemaError};
@@ -223,15 +223,6 @@ pub trait Wizard: Sized {
     ) -> Result<(), Rejection>;
     /// Builds the final value from a complete progress.
     fn finish(progress: Self::Progress) -> Option<Self>;
-
-    /// Whether `map` is an answer to step `index`'s static form that `accept` may read
-    /// as it is (see [`Elicit::__clean`](crate::Elicit)); the derive dispatches to the
-    /// step type's check, specialized to its form.
-    #[doc(hidden)]
-    #[inline]
-    fn __clean(index: usize, map: &serde_json::Map<String, Value>, strictness: Strictness) -> bool {
-        crate::parse::clean(Self::form(index).fields(), map, strictness)
-    }
 }
 
 /// Per field, the choices a `Prepared` offers.
@@ -486,7 +477,6 @@ impl Prepared {
                     form: base.clone(),
                     base,
                     message,
-                    as_base: true,
                 })),
             });
         }
@@ -499,15 +489,11 @@ impl Prepared {
             self.give_back(&mut fields, moved);
             return Err(e);
         }
-        let form = Form {
-            strip_unknown: base.strips_unknown_keys(),
-            ..Form::from_checked(fields)
-        };
+        let form = Form::from_checked(fields);
         Ok(StepForm::Built(Arc::new(Built {
             form,
             base,
             message: self.message.take(),
-            as_base: false,
         })))
     }
 
@@ -1233,8 +1219,6 @@ struct Built {
     base: &'static Form,
     /// The hook's message, moved out of the `Prepared`.
     message: Option<String>,
-    /// Whether `form` asks exactly what `base` asks (only the message changed).
-    as_base: bool,
 }
 
 impl StepForm {
@@ -1243,15 +1227,6 @@ impl StepForm {
         match self {
             StepForm::Static(form) => form,
             StepForm::Built(built) => built.base,
-        }
-    }
-
-    /// Whether the form asks exactly what the step's static form asks, so an answer
-    /// may be judged by the step type's own check.
-    fn as_base(&self) -> bool {
-        match self {
-            StepForm::Static(_) => true,
-            StepForm::Built(built) => built.as_base,
         }
     }
 
@@ -1571,16 +1546,7 @@ impl<W: Wizard> Flow<W> {
             }
         }
         let form = self.step_form(index)?;
-        let checked = match content {
-            // What clients send: judged by the step type's check, specialized to its
-            // form, when the step asks what its type declares.
-            Some(whole @ Value::Object(map))
-                if form.as_base() && W::__clean(index, map, self.strictness) =>
-            {
-                Ok(Cow::Borrowed(whole))
-            }
-            _ => form.validate(content, self.strictness),
-        };
+        let checked = form.validate(content, self.strictness);
         let problem = match checked {
             Ok(valid) => match W::accept(Some(ctx), &mut self.progress, index, &valid) {
                 Ok(()) => {
@@ -1595,8 +1561,7 @@ impl<W: Wizard> Flow<W> {
                 Err(Rejection::Check(reason)) => reason,
                 Err(Rejection::Parse(e)) => format!("the answer could not be read: {e}"),
             },
-            Err(ContentError::Invalid(errors)) => errors.to_string(),
-            Err(e @ ContentError::NotAnObject { .. }) => e.to_string(),
+            Err(e) => e.to_string(),
         };
         self.state.attempts += 1;
         if self.state.attempts >= info.attempts {
@@ -1628,6 +1593,6 @@ enum Accepted {
     Handled,
 }
 
-fn corrupt(index: usize, e: &ContentError) -> StateError {
+fn corrupt(index: usize, e: &AnswerError) -> StateError {
     StateError::Corrupt(format!("the answer to step {} is invalid: {e}", index + 1))
 }

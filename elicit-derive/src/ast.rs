@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{self, FieldAttrs, Place, SerdeContainer, SerdeMember, VariantAttrs};
+use crate::attr::{self, FieldAttrs, SerdeContainer, SerdeMember, VariantAttrs};
 use crate::ctxt::Ctxt;
 
 pub enum Input<'a> {
@@ -17,21 +17,9 @@ pub enum Input<'a> {
 
 pub struct Form<'a> {
     pub ident: &'a Ident,
+    /// Where the generated code finds `elicit_core` (`#[elicit(crate = "..")]`).
+    pub krate: syn::Path,
     pub fields: Vec<Field<'a>>,
-    pub deny_unknown_fields: bool,
-    /// `#[elicit(deserialize)]`: the derive implements `Deserialize` too.
-    pub deserialize: bool,
-    /// Fields serde skips (`skip`, `skip_deserializing`): filled with their default.
-    pub skipped: Vec<Skipped<'a>>,
-    /// The type's name as `Deserialize` reports it (serde's container `rename`).
-    pub serde_name: String,
-}
-
-/// A field `Deserialize` never reads.
-pub struct Skipped<'a> {
-    pub ident: &'a Ident,
-    /// `default = "path"`, else `Default::default()`.
-    pub default_path: Option<syn::ExprPath>,
 }
 
 pub struct Field<'a> {
@@ -46,17 +34,13 @@ pub struct Field<'a> {
     pub doc: Option<String>,
     /// serde fills the field when it is missing (`#[serde(default)]`).
     pub serde_default: bool,
-    /// `#[serde(default = "path")]`.
-    pub default_path: Option<syn::ExprPath>,
 }
 
 pub struct Options<'a> {
     pub ident: &'a Ident,
+    /// Where the generated code finds `elicit_core` (`#[elicit(crate = "..")]`).
+    pub krate: syn::Path,
     pub variants: Vec<Variant<'a>>,
-    /// `#[elicit(deserialize)]`: the derive implements `Deserialize` too.
-    pub deserialize: bool,
-    /// The type's name as `Deserialize` reports it (serde's container `rename`).
-    pub serde_name: String,
 }
 
 pub struct Variant<'a> {
@@ -72,11 +56,8 @@ fn unraw(ident: &Ident) -> String {
 
 impl<'a> Input<'a> {
     pub fn from_syn(cx: &mut Ctxt, input: &'a DeriveInput) -> Input<'a> {
-        let deserialize = attr::container(cx, &input.attrs).is_some();
+        let krate = attr::container(cx, &input.attrs);
         let serde = SerdeContainer::parse(cx, &input.attrs);
-        if deserialize {
-            attr::serde_supported(cx, &input.attrs, Place::Container);
-        }
         if !input.generics.params.is_empty() {
             // A form is one concrete shape sent to a client; it has no parameters.
             cx.error(
@@ -90,13 +71,9 @@ impl<'a> Input<'a> {
             Data::Struct(data) => match &data.fields {
                 Fields::Named(named) => {
                     let mut fields = Vec::new();
-                    let mut skipped = Vec::new();
                     for field in &named.named {
                         let attrs = FieldAttrs::parse(cx, &field.attrs);
                         let member = SerdeMember::parse(&field.attrs);
-                        if deserialize {
-                            attr::serde_supported(cx, &field.attrs, Place::Field);
-                        }
                         if let Some(span) = member.flatten {
                             cx.error(
                                 span,
@@ -108,10 +85,6 @@ impl<'a> Input<'a> {
                             continue;
                         };
                         if member.skip {
-                            skipped.push(Skipped {
-                                ident,
-                                default_path: member.default_path,
-                            });
                             continue;
                         }
                         let rust_name = unraw(ident);
@@ -129,19 +102,12 @@ impl<'a> Input<'a> {
                             doc: attr::doc_text(&field.attrs),
                             attrs,
                             serde_default: member.default || serde.default,
-                            default_path: member.default_path,
                         });
                     }
                     Input::Form(Form {
                         ident: &input.ident,
+                        krate,
                         fields,
-                        deny_unknown_fields: serde.deny_unknown_fields,
-                        deserialize,
-                        skipped,
-                        serde_name: serde
-                            .rename
-                            .clone()
-                            .unwrap_or_else(|| input.ident.to_string()),
                     })
                 }
                 Fields::Unnamed(_) => {
@@ -164,9 +130,6 @@ impl<'a> Input<'a> {
                 for variant in &data.variants {
                     let attrs = VariantAttrs::parse(cx, &variant.attrs);
                     let member = SerdeMember::parse(&variant.attrs);
-                    if deserialize {
-                        attr::serde_supported(cx, &variant.attrs, Place::Variant);
-                    }
                     if !matches!(variant.fields, Fields::Unit) {
                         cx.error(
                             variant.fields.span(),
@@ -203,12 +166,8 @@ impl<'a> Input<'a> {
                 }
                 Input::Options(Options {
                     ident: &input.ident,
+                    krate,
                     variants,
-                    deserialize,
-                    serde_name: serde
-                        .rename
-                        .clone()
-                        .unwrap_or_else(|| input.ident.to_string()),
                 })
             }
             Data::Union(_) => {

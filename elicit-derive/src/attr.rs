@@ -80,10 +80,8 @@ pub struct VariantAttrs {
 #[derive(Default)]
 pub struct SerdeContainer {
     pub rename_all: Option<RenameRule>,
-    pub deny_unknown_fields: bool,
+    /// `#[serde(default)]`: every field may be left out.
     pub default: bool,
-    /// `rename = "x"`: the type's name as `Deserialize` reports it.
-    pub rename: Option<String>,
 }
 
 /// The serde attributes of a field or variant that change what `Deserialize` reads.
@@ -92,9 +90,8 @@ pub struct SerdeMember {
     /// The name `Deserialize` reads, with the span of the attribute that sets it.
     pub rename: Option<(String, Span)>,
     pub skip: bool,
+    /// `#[serde(default)]` or `default = "path"`: the field may be left out.
     pub default: bool,
-    /// `default = "path"`: the function serde calls for a missing field.
-    pub default_path: Option<syn::ExprPath>,
     pub flatten: Option<Span>,
 }
 
@@ -505,71 +502,55 @@ impl VariantAttrs {
     }
 }
 
-/// `#[elicit(..)]` on the struct or enum itself: nothing is accepted yet, so every key
-/// is reported.
-/// `#[elicit(..)]` on the type: `deserialize` (the derive writes `Deserialize` too).
-/// Returns the span of `deserialize` when it is there.
-pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> Option<Span> {
-    let mut deserialize = None;
+/// `#[elicit(..)]` on the type: `crate = "path"`, where the generated code finds
+/// `elicit_core` (for a crate that re-exports it).
+pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> syn::Path {
+    let mut krate: Option<Attr<syn::Path>> = None;
     each_elicit_key(cx, attrs, |cx, name, key, value| {
-        if name == "deserialize" {
-            no_value(cx, name, &value);
-            set_flag(cx, &mut deserialize, name, key);
+        if name == "crate" {
+            if let Some(expr) = needs_value(cx, name, key, value)
+                && let Some(path) = crate_path(cx, &expr)
+            {
+                let span = expr.span();
+                set(
+                    cx,
+                    &mut krate,
+                    name,
+                    Attr {
+                        value: path,
+                        key,
+                        span,
+                    },
+                );
+            }
         } else {
             cx.error(
                 key,
-                format!("unknown key `{name}` in #[elicit(..)] on a type: the type takes only `deserialize` (the derive then implements `Deserialize` too); put the other keys on fields and variants"),
+                format!("unknown key `{name}` in #[elicit(..)] on a type: the type takes only `crate = \"path\"`; put the other keys on fields and variants"),
             )
         }
     });
-    deserialize
+    krate.map_or_else(default_crate, |k| k.value)
 }
 
-/// The serde attributes `#[elicit(deserialize)]` reads on the type, on a field or on a
-/// variant; the others would change what serde's derive reads, which the derive's own
-/// `Deserialize` does not do, so they are errors.
-pub fn serde_supported(cx: &mut Ctxt, attrs: &[Attribute], place: Place) {
-    let allowed: &[&str] = match place {
-        Place::Container => &["rename", "rename_all", "deny_unknown_fields"],
-        Place::Field => &[
-            "rename",
-            "default",
-            "skip",
-            "skip_deserializing",
-            "skip_serializing",
-            "skip_serializing_if",
-            "serialize_with",
-        ],
-        Place::Variant => &["rename", "skip", "skip_deserializing", "skip_serializing"],
-    };
-    for meta in serde_metas(attrs) {
-        let path = meta.path();
-        let name = path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        if !allowed.contains(&name.as_str()) {
+/// `crate = "path"`: the path to `elicit_core` as the user's crate sees it.
+pub fn crate_path(cx: &mut Ctxt, expr: &Expr) -> Option<syn::Path> {
+    let text = lit_str(cx, expr, "crate")?;
+    match syn::parse_str::<syn::Path>(&text) {
+        Ok(path) => Some(path),
+        Err(_) => {
             cx.error(
-                path.span(),
-                format!(
-                    "`#[serde({name})]` is not supported with `#[elicit(deserialize)]`, whose `Deserialize` reads {}: remove `deserialize` from `#[elicit(..)]` and derive serde's `Deserialize` to use it",
-                    match place {
-                        Place::Container => "`rename`, `rename_all` and `deny_unknown_fields` on the type",
-                        Place::Field => "`rename`, `default` and `skip`/`skip_deserializing` on a field (and ignores the serializing ones)",
-                        Place::Variant => "`rename` and `skip`/`skip_deserializing` on a variant",
-                    }
-                ),
+                expr.span(),
+                format!("`crate` takes a path: `crate = \"my_crate::elicit_core\"`, not {text:?}"),
             );
+            None
         }
     }
 }
 
-/// Where a serde attribute sits.
-#[derive(Clone, Copy)]
-pub enum Place {
-    Container,
-    Field,
-    Variant,
+/// `::elicit_core`, the path the generated code uses unless told otherwise.
+pub fn default_crate() -> syn::Path {
+    syn::parse_quote!(::elicit_core)
 }
 
 fn serde_metas(attrs: &[Attribute]) -> Vec<Meta> {
@@ -621,10 +602,6 @@ impl SerdeContainer {
                         }
                     }
                 }
-            } else if path.is_ident("rename") {
-                out.rename = deserialize_name(&meta);
-            } else if path.is_ident("deny_unknown_fields") {
-                out.deny_unknown_fields = true;
             } else if path.is_ident("default") {
                 out.default = true;
             }
@@ -650,13 +627,6 @@ impl SerdeMember {
                 out.skip = true;
             } else if path.is_ident("default") {
                 out.default = true;
-                if let Meta::NameValue(nv) = &meta
-                    && let Expr::Lit(ExprLit {
-                        lit: Lit::Str(s), ..
-                    }) = &nv.value
-                {
-                    out.default_path = s.parse().ok();
-                }
             } else if path.is_ident("flatten") {
                 out.flatten = Some(path.span());
             }

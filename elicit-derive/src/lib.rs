@@ -6,23 +6,24 @@ mod attr;
 mod case;
 mod check;
 mod ctxt;
-mod expand;
+mod derives {
+    pub mod elicit;
+    pub mod wizard;
+}
 
 use proc_macro::TokenStream;
 
 /// Derives `elicit_core::Elicit` for a struct of form fields, or `elicit_core::Options`
-/// for a unit enum; with `#[elicit(deserialize)]` on the type, `serde::Deserialize` too.
-#[proc_macro_derive(Elicit, attributes(elicit, serde))]
+/// for a unit enum.
+#[proc_macro_derive(Elicit, attributes(elicit))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    expand::derive(&input).into()
+    derives::elicit::derive(&input).into()
 }
-
-mod wizard;
 
 /// Derives `elicit_core::wizard::Wizard` for a struct of steps, each a form.
 #[proc_macro_derive(Wizard, attributes(wizard, step))]
 pub fn derive_wizard(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    wizard::derive(&input).into()
+    derives::wizard::derive(&input).into()
 }

@@ -252,7 +252,7 @@ fn check_field(form: &Form, name: &str, value: Value) -> Result<(), String> {
     content.insert(name.to_owned(), value);
     match form.validate(Some(&Value::Object(content)), Strictness::Strict) {
         Ok(_) => Ok(()),
-        Err(elicit_core::ContentError::Invalid(errors)) => {
+        Err(elicit_core::AnswerError::Invalid(errors)) => {
             let mine: Vec<String> = errors
                 .for_field(name)
                 .map(|e| e.problem.to_string())

@@ -12,7 +12,6 @@ fuzz_target!(|data: &[u8]| {
         // The bytes are a `content`.
         let content = (!value.is_null()).then_some(&value);
         elicit_fuzz::for_each_form!(check_form(Some(&value)));
-        elicit_fuzz::check_twins(Some(&value));
         if content.is_none() {
             elicit_fuzz::for_each_form!(check_form(None));
         }
@@ -35,7 +34,6 @@ fuzz_target!(|data: &[u8]| {
         let content = serde_json::from_slice::<Value>(rest).ok();
         if let Some(c) = &content {
             elicit_fuzz::for_each_form!(check_form(Some(c)));
-            elicit_fuzz::check_twins(Some(c));
         }
         elicit_fuzz::for_each_form!(check_result(&action, content.as_ref()));
         elicit_fuzz::check_confirm(&action, content.as_ref());

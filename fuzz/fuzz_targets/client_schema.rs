@@ -36,9 +36,9 @@ fn check_reply(form: &Form, answer: &Value) {
                 }
             }
             (Err(e), Err(v)) => {
-                assert_eq!(e, v);
+                assert_eq!(e.to_string(), v.to_string());
                 assert!(!e.to_string().is_empty());
-                if let elicit_core::ContentError::Invalid(errors) = e {
+                if let elicit_core::AnswerError::Invalid(errors) = e {
                     elicit_fuzz::check_errors(form, errors, "client form");
                 }
             }

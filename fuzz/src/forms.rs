@@ -10,30 +10,8 @@ use serde::Deserialize;
 
 pub use crate::Pick;
 
-/// Declares the forms twice: here with serde's `Deserialize`, and in [`own`] with
-/// `#[elicit(deserialize)]`; `check_twins` holds each pair to the same results.
-macro_rules! forms {
-    (@each [$($extra:tt)*] $(#[$m:meta])* pub $kind:ident $name:ident $body:tt $($rest:tt)*) => {
-        $(#[$m])*
-        $($extra)*
-        pub $kind $name $body
-        forms!(@each [$($extra)*] $($rest)*);
-    };
-    (@each [$($extra:tt)*]) => {};
-    ($($items:tt)*) => {
-        forms!(@each [#[derive(Deserialize)]] $($items)*);
-
-        /// The same forms with `#[elicit(deserialize)]`.
-        pub mod own {
-            use super::*;
-            forms!(@each [#[elicit(deserialize)]] $($items)*);
-        }
-    };
-}
-
-forms! {
 /// `benches/src/lib.rs`'s five-field sign-up form.
-#[derive(Debug, Elicit)]
+#[derive(Debug, Elicit, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Form5 {
     /// Your full name.
@@ -54,7 +32,7 @@ pub struct Form5 {
 }
 
 /// `benches/src/lib.rs`'s twenty-field form.
-#[derive(Debug, Elicit)]
+#[derive(Debug, Elicit, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Form20 {
     /// Given name.
@@ -120,7 +98,7 @@ pub struct Form20 {
 }
 
 /// `benches/src/lib.rs`'s popcorn sizes.
-#[derive(Debug, Clone, Copy, Elicit, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Elicit, Deserialize, PartialEq, Eq)]
 pub enum BenchSize {
     /// Small.
     #[elicit(title = "Small (S)")]
@@ -134,7 +112,7 @@ pub enum BenchSize {
 }
 
 /// `benches/src/lib.rs`'s toppings.
-#[derive(Debug, Clone, Copy, Elicit, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Elicit, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum BenchTopping {
     /// Butter.
@@ -148,7 +126,7 @@ pub enum BenchTopping {
 }
 
 /// `benches/src/lib.rs`'s form with a titled select and a multi-select.
-#[derive(Debug, Elicit)]
+#[derive(Debug, Elicit, Deserialize)]
 pub struct FormEnums {
     /// Bucket size.
     #[elicit(title = "Size")]
@@ -163,7 +141,7 @@ pub struct FormEnums {
 
 /// The integer and float types at their limits, a raw identifier, serde renames and
 /// defaults, a skipped field, a set multi-select, lengths counted in scalar values.
-#[derive(Debug, Elicit)]
+#[derive(Debug, Elicit, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct Edges {
     /// Sent as `type`.
@@ -205,8 +183,8 @@ pub struct Edges {
     pub score: Option<f64>,
 }
 
-/// `deny_unknown_fields`: unknown keys are stripped before deserializing.
-#[derive(Debug, Elicit)]
+/// `deny_unknown_fields`: the form leaves unknown keys out before deserializing.
+#[derive(Debug, Elicit, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Closed {
     /// An e-mail address, with a default.
@@ -217,5 +195,4 @@ pub struct Closed {
     /// Up to 10 characters.
     #[elicit(max_length = 10)]
     pub code: Option<String>,
-}
 }

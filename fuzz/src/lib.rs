@@ -11,7 +11,7 @@ use std::fmt::Debug;
 use elicit_core::client::Reply;
 use elicit_core::wizard::{Flow, Poll, Prepared, WizardError, WizardState};
 use elicit_core::{
-    Action, AnswerError, Choice, ContentError, Elicit, Elicitation, FieldKind, Form, Format,
+    Action, AnswerError, Choice, Elicit, Elicitation, FieldKind, Form, Format,
     Revision, Strictness, ValidationErrors, Wizard, split_result,
 };
 use elicit_examples::forms::{PurgeApproval, Size, Topping};
@@ -34,7 +34,7 @@ fn summary<T: Debug>(r: &Result<T, AnswerError>) -> String {
     }
 }
 
-fn content_summary(r: &Result<std::borrow::Cow<'_, Value>, ContentError>) -> String {
+fn content_summary(r: &Result<std::borrow::Cow<'_, Value>, AnswerError>) -> String {
     match r {
         Ok(v) => format!("Ok({v})"),
         Err(e) => format!("Err({e:?})"),
@@ -117,7 +117,7 @@ pub fn check_form<T: Elicit + Debug>(content: Option<&Value>) {
                     }
                 }
             }
-            Err(ContentError::Invalid(errors)) => {
+            Err(AnswerError::Invalid(errors)) => {
                 check_errors(form, errors, &what);
                 match &borrowed {
                     Err(AnswerError::Invalid(e)) => assert_eq!(
@@ -130,13 +130,14 @@ pub fn check_form<T: Elicit + Debug>(content: Option<&Value>) {
                     ),
                 }
             }
-            Err(ContentError::NotAnObject { found }) => match &borrowed {
+            Err(AnswerError::NotAnObject { found }) => match &borrowed {
                 Err(AnswerError::NotAnObject { found: f }) => assert_eq!(f, found),
                 other => panic!(
                     "{what}: validate said not an object ({found}) but from_content gave {}",
                     summary(other)
                 ),
             },
+            Err(e) => panic!("{what}: validate refused with {e:?}, not a content error"),
         }
         if let Some(c) = content {
             let reply = Reply::accept_with(form, c.clone(), strictness);
@@ -148,7 +149,11 @@ pub fn check_form<T: Elicit + Debug>(content: Option<&Value>) {
                         "{what}: Reply::accept and validate fill other values"
                     );
                 }
-                (Err(e), Err(v)) => assert_eq!(e, v, "{what}: Reply::accept and validate differ"),
+                (Err(e), Err(v)) => assert_eq!(
+                    e.to_string(),
+                    v.to_string(),
+                    "{what}: Reply::accept and validate differ"
+                ),
                 _ => panic!(
                     "{what}: Reply::accept gave {reply:?}, validate {}",
                     content_summary(&validated)
@@ -234,46 +239,6 @@ pub fn check_whole_result<T: Elicit + Debug>(result: &Value) {
     let got = Elicitation::<T>::from_value(result);
     let expected = split_result(result).and_then(|(a, c)| Elicitation::<T>::from_result(a, c));
     assert_eq!(summary(&got), summary(&expected));
-}
-
-/// A form declared twice, once with serde's `Deserialize` (`S`) and once with
-/// `#[elicit(deserialize)]` (`O`): every entry point reads any content alike (the value,
-/// printed, or the error's text).
-pub fn check_twin<S: Elicit + Debug, O: Elicit + Debug>(content: Option<&Value>) {
-    let name = std::any::type_name::<O>();
-    for strictness in [Strictness::Strict, Strictness::Lenient] {
-        assert_eq!(
-            summary(&S::from_content_with(content, strictness)),
-            summary(&O::from_content_with(content, strictness)),
-            "{name} ({strictness:?}): from_content"
-        );
-        assert_eq!(
-            summary(&S::from_content_owned_with(content.cloned(), strictness)),
-            summary(&O::from_content_owned_with(content.cloned(), strictness)),
-            "{name} ({strictness:?}): from_content_owned"
-        );
-    }
-    if let Some(value) = content {
-        let text = |r: Result<String, serde_json::Error>| match r {
-            Ok(v) => v,
-            Err(e) => format!("error {e}"),
-        };
-        assert_eq!(
-            text(S::deserialize(value).map(|v| format!("{v:?}"))),
-            text(O::deserialize(value).map(|v| format!("{v:?}"))),
-            "{name}: Deserialize"
-        );
-    }
-}
-
-/// [`check_twin`] for every form of [`forms`] and its [`forms::own`] twin.
-pub fn check_twins(content: Option<&Value>) {
-    use forms::*;
-    check_twin::<Form5, own::Form5>(content);
-    check_twin::<Form20, own::Form20>(content);
-    check_twin::<FormEnums, own::FormEnums>(content);
-    check_twin::<Edges, own::Edges>(content);
-    check_twin::<Closed, own::Closed>(content);
 }
 
 /// Runs `$check::<T>($args)` for every form the answer target feeds.

@@ -1,7 +1,8 @@
 //! The code `#[derive(Elicit)]` generates names only absolute paths: it compiles in a
 //! module that shadows the prelude's `Option`, `Some`, `None`, `Result`, `Ok`, `Err`,
 //! `String`, `Vec`, `Box` and `Default` (and the crate names `core`, `std`, `serde`,
-//! `serde_json`, `elicit_core`), and in a `#![no_implicit_prelude]` module.
+//! `serde_json`, `elicit_core`), and in a `#![no_implicit_prelude]` module; its locals
+//! never capture a user's names; `#[elicit(crate = "..")]` moves its root.
 #![deny(warnings)]
 
 /// Local items named like the prelude's, in scope for the derive's expansion. Lints
@@ -85,35 +86,71 @@ mod shadowed {
         pub cones: ::std::collections::BTreeSet<Cone>,
     }
 
-    /// `#[elicit(deserialize)]`: the derive's own `Deserialize` and direct reading.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Elicit)]
-    #[elicit(deserialize)]
-    #[serde(rename_all = "lowercase")]
-    pub enum OwnFlavor {
-        #[elicit(title = "Vanilla")]
-        Vanilla,
-        Chocolate,
+    /// serde's default functions named like the locals generated code might bind: the
+    /// form reads the same in every build (issue: a release-only local `map` once
+    /// shadowed `default = "map"`).
+    #[derive(Debug, Elicit, Deserialize)]
+    #[allow(dead_code)]
+    pub struct Defaults {
+        #[serde(default = "map")]
+        #[elicit(minimum = 1, maximum = 4)]
+        pub party: u8,
+        #[serde(default = "fields")]
+        pub fields: ::std::string::String,
+        #[serde(default = "key")]
+        pub key: bool,
+        #[serde(default = "value")]
+        #[elicit(minimum = 0.5)]
+        pub value: f64,
+        #[serde(default = "entries")]
+        pub entries: ::std::vec::Vec<Cone>,
+        #[serde(default = "form")]
+        pub form: ::core::option::Option<Flavor>,
+        #[serde(default = "content")]
+        #[elicit(default = "Waffle")]
+        pub content: Cone,
+    }
+    pub fn map() -> u8 {
+        2
+    }
+    pub fn fields() -> ::std::string::String {
+        ::std::string::String::from("f")
+    }
+    pub fn key() -> bool {
+        true
+    }
+    pub fn value() -> f64 {
+        0.75
+    }
+    pub fn entries() -> ::std::vec::Vec<Cone> {
+        ::std::vec![Cone::Cup]
+    }
+    pub fn form() -> ::core::option::Option<Flavor> {
+        ::core::option::Option::Some(Flavor::Vanilla)
+    }
+    pub fn content() -> Cone {
+        Cone::Cup
     }
 
-    #[derive(Debug, Elicit)]
-    #[elicit(deserialize)]
-    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    /// The generated code reaches `elicit_core` through a path of the user's choosing.
+    pub mod reexport {
+        pub use ::elicit_core as forms;
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Elicit, Deserialize)]
+    #[elicit(crate = "self::reexport::forms")]
+    pub enum Topping {
+        Salt,
+        Butter,
+    }
+
+    #[derive(Debug, Elicit, Deserialize)]
+    #[elicit(crate = "crate::shadowed::reexport::forms")]
     #[allow(dead_code)]
-    pub struct OwnOrder {
-        #[elicit(title = "Name", min_length = 1, max_length = 20, default = "Ada")]
-        pub customer_name: ::std::string::String,
-        #[elicit(format = "email")]
-        pub email: ::core::option::Option<::std::string::String>,
-        #[elicit(minimum = -3, maximum = 3)]
-        pub scoops: i8,
-        pub flavor: OwnFlavor,
-        pub cone: ::core::option::Option<Cone>,
-        #[elicit(min_items = 1, max_items = 2)]
-        pub extras: ::std::vec::Vec<OwnFlavor>,
-        #[serde(default)]
-        pub note: ::std::string::String,
-        #[serde(skip)]
-        pub internal: u8,
+    pub struct Snack {
+        #[elicit(minimum = 1, default = 1)]
+        pub bags: u8,
+        pub toppings: ::std::collections::BTreeSet<Topping>,
     }
 }
 
@@ -151,35 +188,6 @@ mod bare {
         pub size: Size,
         #[elicit(max_items = 1, default = ["Small"])]
         pub sizes: ::std::collections::HashSet<Size>,
-    }
-
-    #[derive(
-        ::core::fmt::Debug,
-        ::core::clone::Clone,
-        ::core::marker::Copy,
-        ::core::cmp::PartialEq,
-        ::core::cmp::Eq,
-        ::core::hash::Hash,
-        ::elicit_core::Elicit,
-    )]
-    #[elicit(deserialize)]
-    pub enum OwnSize {
-        Small,
-        Large,
-    }
-
-    #[derive(::core::fmt::Debug, ::elicit_core::Elicit)]
-    #[elicit(deserialize)]
-    #[allow(dead_code)]
-    pub struct OwnPlain {
-        #[elicit(max_length = 10)]
-        pub note: ::std::string::String,
-        pub ratio: ::core::option::Option<f32>,
-        pub size: OwnSize,
-        pub sizes: ::std::collections::HashSet<OwnSize>,
-        pub serde_size: ::core::option::Option<Size>,
-        #[serde(skip)]
-        pub internal: ::std::vec::Vec<u8>,
     }
 }
 
@@ -277,33 +285,34 @@ fn no_implicit_prelude_form_is_right() {
 }
 
 #[test]
-fn own_deserialize_reads_in_both_modules() {
-    use shadowed::{Cone, OwnFlavor, OwnOrder};
-    let answer = json!({"scoops": -1, "flavor": "vanilla", "cone": "Cup",
-                        "extras": ["chocolate"], "customerName": "Bo"});
-    let order = OwnOrder::from_content(Some(&answer)).unwrap();
-    assert_eq!(order.customer_name, "Bo");
-    assert_eq!((order.scoops, order.flavor), (-1, OwnFlavor::Vanilla));
-    assert_eq!(order.cone, Some(Cone::Cup));
-    assert_eq!(order.extras, vec![OwnFlavor::Chocolate]);
-    assert!(order.note.is_empty() && order.internal == 0);
-    // Left out, the form's default is filled (not clean: the full pass reads it).
-    let filled = OwnOrder::from_content(Some(&json!({"scoops": 0, "flavor": "chocolate",
-                                                     "extras": ["vanilla"]})))
+fn default_functions_named_like_locals_are_called() {
+    use shadowed::{Cone, Defaults, Flavor};
+    let all_left_out = Defaults::from_content(Some(&json!({}))).unwrap();
+    assert_eq!(all_left_out.party, 2);
+    assert_eq!(all_left_out.fields, "f");
+    assert!(all_left_out.key);
+    assert_eq!(all_left_out.value, 0.75);
+    assert_eq!(all_left_out.entries, vec![Cone::Cup]);
+    assert_eq!(all_left_out.form, Some(Flavor::Vanilla));
+    // The form's default is what the answer carries when left out.
+    assert_eq!(all_left_out.content, Cone::Waffle);
+    let answered = Defaults::from_content_owned(Some(json!({
+        "party": 4, "fields": "x", "key": false, "value": 1.5,
+        "entries": ["Waffle"], "form": "chocolate", "content": "Cup"
+    })))
     .unwrap();
-    assert_eq!(filled.customer_name, "Ada");
-    let err = serde_json::from_value::<OwnOrder>(json!({"scoops": 0, "flavor": "chocolate",
-                                                        "extras": [], "pint": 1}))
-    .unwrap_err();
-    assert!(err.to_string().starts_with("unknown field `pint`"), "{err}");
+    assert_eq!((answered.party, answered.fields.as_str()), (4, "x"));
+    assert_eq!(answered.form, Some(Flavor::Chocolate));
+    assert_eq!(answered.content, Cone::Cup);
+    let err = Defaults::from_content(Some(&json!({"party": 9}))).unwrap_err();
+    assert_eq!(err.to_string(), "party: must be at most 4");
+}
 
-    use bare::{OwnPlain, OwnSize, Size};
-    let plain = OwnPlain::from_content_owned(Some(json!({"note": "hi", "size": "Large",
-                                                         "sizes": ["Small", "Large"],
-                                                         "serdeSize": null, "serde_size": "Small"})))
-    .unwrap();
-    assert_eq!(plain.size, OwnSize::Large);
-    assert_eq!(plain.sizes.len(), 2);
-    assert_eq!(plain.serde_size, Some(Size::Small));
-    assert!(plain.ratio.is_none() && plain.internal.is_empty());
+#[test]
+fn crate_path_attribute_is_used() {
+    use shadowed::{Snack, Topping};
+    let snack = Snack::from_content(Some(&json!({"toppings": ["Butter"]}))).unwrap();
+    assert_eq!(snack.bags, 1);
+    assert!(snack.toppings.contains(&Topping::Butter));
+    assert_eq!(Topping::CHOICES.len(), 2);
 }

@@ -2,7 +2,7 @@
 //! form allows is accepted, and every answer that breaks exactly one constraint of one
 //! field is refused with that field, and only that field, named.
 
-use elicit_core::{Choice, ContentError, Field, FieldKind, Form, Format, Strictness};
+use elicit_core::{AnswerError, Choice, Field, FieldKind, Form, Format, Strictness};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -231,7 +231,7 @@ proptest! {
         let broken = pick.index(cases.len());
         let content = answer(&cases, Some(broken));
         match form.validate(Some(&content), Strictness::Strict) {
-            Err(ContentError::Invalid(errors)) => {
+            Err(AnswerError::Invalid(errors)) => {
                 let name = format!("f{broken}");
                 prop_assert!(
                     errors.errors().iter().all(|e| e.field == name.as_str()),
@@ -250,7 +250,7 @@ proptest! {
         if let Some(&gone) = required.first() {
             content.as_object_mut().unwrap().remove(&format!("f{gone}"));
             match form.validate(Some(&content), Strictness::Strict) {
-                Err(ContentError::Invalid(errors)) => {
+                Err(AnswerError::Invalid(errors)) => {
                     prop_assert_eq!(errors.len(), 1);
                     let want = format!("f{gone}");
                     prop_assert_eq!(&*errors.errors()[0].field, want.as_str());

@@ -692,55 +692,6 @@ fn a_refused_list_stays_in_the_state() {
     );
 }
 
-/// A step's answer is judged first by the step type's own check (specialized by the
-/// derive); that check may call an answer clean only when the step's form takes it as
-/// sent, for every step, so the fast path never accepts what the form refuses. (It
-/// may leave more to the form: an unknown key, which the form passes over.)
-#[test]
-fn each_steps_own_check_agrees_with_its_form() {
-    use elicit_core::Strictness;
-    use elicit_core::wizard::Wizard;
-    use std::borrow::Cow;
-
-    let answers = [
-        json!({}),
-        json!({"date": "2025-02-03"}),
-        json!({"date": "2025-02-30"}),
-        json!({"date": "tomorrow"}),
-        json!({"date": null}),
-        json!({"date": "2025-02-03", "seat": "A1"}),
-        json!({"seat": "A1"}),
-        json!({"seat": 7}),
-        json!({"popcorn": true, "drink": "cola"}),
-        json!({"popcorn": true}),
-        json!({"popcorn": "yes", "drink": "cola"}),
-        json!({"popcorn": false, "drink": "tea"}),
-        json!({"drink": "water"}),
-        json!({"size": "Large"}),
-        json!({"size": "large"}),
-        json!({"size": "Large", "extra": 1}),
-    ];
-    let mut clean = [0; 4];
-    for (index, count) in clean.iter_mut().enumerate() {
-        let form = TicketOrder::form(index);
-        for answer in &answers {
-            let map = answer.as_object().unwrap();
-            for strictness in [Strictness::Strict, Strictness::Lenient] {
-                let fast = TicketOrder::__clean(index, map, strictness);
-                let as_sent = matches!(
-                    form.validate(Some(answer), strictness),
-                    Ok(Cow::Borrowed(_))
-                );
-                assert!(!fast || as_sent, "step {index}, {answer}, {strictness:?}");
-                *count += usize::from(fast);
-            }
-        }
-    }
-    // Every step has answers its check calls clean (both strictnesses): the check of
-    // one step is not another's.
-    assert_eq!(clean, [2, 2, 4, 2]);
-}
-
 /// Changes to `offered::Pick`: a message, two seats, one size.
 fn pick_changes() -> elicit_core::wizard::Prepared {
     use elicit_core::Choice;

@@ -6,7 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Expr, Fields, Ident, Path, Type};
 
-use crate::attr::{each_key, lit_count, lit_str, needs_value};
+use crate::attr::{crate_path, default_crate, each_key, lit_count, lit_str, needs_value};
 use crate::ctxt::Ctxt;
 
 struct Step<'a> {
@@ -57,11 +57,21 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let ident = &input.ident;
     let mut context: Option<Type> = None;
     let mut default_attempts: Option<u64> = None;
+    let mut krate: Option<Path> = None;
     each_key(&mut cx, &input.attrs, "wizard", |cx, name, key, value| {
         let Some(expr) = needs_value(cx, name, key, value) else {
             return;
         };
         match name {
+            // #[wizard(crate = "my_reexport::elicit_core")]
+            "crate" => {
+                if let Some(path) = crate_path(cx, &expr) {
+                    if krate.is_some() {
+                        cx.error(key, "duplicate `crate` in #[wizard(..)]");
+                    }
+                    krate = Some(path);
+                }
+            }
             // #[wizard(context = Cinema)]
             "context" => match syn::parse2::<Type>(quote!(#expr)) {
                 Ok(ty) if context.is_none() => context = Some(ty),
@@ -83,7 +93,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             _ => cx.error(
                 key,
                 format!(
-                    "unknown key `{name}` in #[wizard(..)]: a wizard takes `context` and `attempts`"
+                    "unknown key `{name}` in #[wizard(..)]: a wizard takes `context`, `attempts` and `crate`"
                 ),
             ),
         }
@@ -174,6 +184,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         .iter()
         .enumerate()
         .any(|(i, s)| steps[..i].iter().any(|t| t.ident == s.ident));
+    let krate = krate.unwrap_or_else(default_crate);
     let errors = std::mem::take(&mut cx).into_compile_errors();
     if !errors.is_empty() || duplicate {
         if !input.generics.params.is_empty() {
@@ -183,33 +194,34 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         return quote! {
             #errors
             #[automatically_derived]
-            impl ::elicit_core::wizard::Wizard for #ident {
+            impl #krate::wizard::Wizard for #ident {
                 type Context = ();
                 type Progress = ();
                 const NAME: &'static str = "";
-                const STEPS: &'static [::elicit_core::wizard::StepInfo] = &[];
-                fn form(_: usize) -> &'static ::elicit_core::Form { ::core::unreachable!("the wizard has compile errors") }
+                const STEPS: &'static [#krate::wizard::StepInfo] = &[];
+                fn form(_: usize) -> &'static #krate::Form { ::core::unreachable!("the wizard has compile errors") }
                 fn skip(_: &(), _: &(), _: usize) -> bool { false }
-                fn prepare(_: &(), _: &(), _: usize) -> ::core::option::Option<::elicit_core::wizard::Prepared> { ::core::option::Option::None }
-                fn accept(_: ::core::option::Option<&()>, _: &mut (), _: usize, _: &::elicit_core::__private::Value) -> ::core::result::Result<(), ::elicit_core::wizard::Rejection> { ::core::result::Result::Ok(()) }
+                fn prepare(_: &(), _: &(), _: usize) -> ::core::option::Option<#krate::wizard::Prepared> { ::core::option::Option::None }
+                fn accept(_: ::core::option::Option<&()>, _: &mut (), _: usize, _: &#krate::__private::Value) -> ::core::result::Result<(), #krate::wizard::Rejection> { ::core::result::Result::Ok(()) }
                 fn finish(_: ()) -> ::core::option::Option<Self> { ::core::option::Option::None }
             }
         };
     }
-    expand(input, &steps, context, default_attempts.unwrap_or(3))
+    expand(input, &krate, &steps, context, default_attempts)
 }
 
 fn expand(
     input: &DeriveInput,
+    krate: &Path,
     steps: &[Step],
     context: Option<Type>,
-    default_attempts: u64,
+    default_attempts: Option<u64>,
 ) -> TokenStream {
     let ident = &input.ident;
     let vis = &input.vis;
     let progress = format_ident!("{}Progress", ident);
     let ctx = context.map(|t| quote!(#t)).unwrap_or_else(|| quote!(()));
-    let w = quote!(::elicit_core::wizard);
+    let w = quote!(#krate::wizard);
     let opt = quote!(::core::option::Option);
     let step_of = |s: &Step| {
         let ty = s.ty;
@@ -230,16 +242,18 @@ fn expand(
         let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
         let message = s.message.clone().unwrap_or_default();
         let st = step_of(s);
-        let attempts = s.attempts.unwrap_or(default_attempts) as u32;
+        let attempts = match s.attempts.or(default_attempts) {
+            Some(n) => {
+                let n = n as u32;
+                quote!(#n)
+            }
+            None => quote!(#w::DEFAULT_ATTEMPTS),
+        };
         quote!(#w::StepInfo { name: #name, message: #message, optional: #st::OPTIONAL, attempts: #attempts })
     });
     let forms = steps.iter().enumerate().map(|(i, s)| {
         let st = step_of(s);
-        quote!(#i => <#st::Form as ::elicit_core::Elicit>::form())
-    });
-    let cleans = steps.iter().enumerate().map(|(i, s)| {
-        let st = step_of(s);
-        quote!(#i => <#st::Form as ::elicit_core::Elicit>::__clean(__map, __strictness))
+        quote!(#i => <#st::Form as #krate::Elicit>::form())
     });
     let Some(last) = steps.last().map(step_of) else {
         return TokenStream::new();
@@ -248,8 +262,8 @@ fn expand(
         let path = s.skip_if.as_ref()?;
         Some(quote_spanned! {path.span()=>
             #i => {
-                let hook: fn(&#ctx, &#progress) -> bool = #path;
-                hook(__ctx, __progress)
+                let __hook: fn(&#ctx, &#progress) -> bool = #path;
+                __hook(__ctx, __progress)
             }
         })
     });
@@ -257,8 +271,8 @@ fn expand(
         let path = s.prepare.as_ref()?;
         Some(quote_spanned! {path.span()=>
             #i => {
-                let hook: fn(&#ctx, &#progress) -> #w::Prepared = #path;
-                #opt::Some(hook(__ctx, __progress))
+                let __hook: fn(&#ctx, &#progress) -> #w::Prepared = #path;
+                #opt::Some(__hook(__ctx, __progress))
             }
         })
     });
@@ -268,14 +282,14 @@ fn expand(
         let check = s.check.as_ref().map(|path| {
             quote_spanned! {path.span()=>
                 if let #opt::Some(__ctx) = __ctx {
-                    let hook: fn(&#ctx, &#progress, &#st::Form) -> ::core::result::Result<(), ::std::string::String> = #path;
-                    hook(__ctx, __progress, &__value).map_err(#w::Rejection::Check)?;
+                    let __hook: fn(&#ctx, &#progress, &#st::Form) -> ::core::result::Result<(), ::std::string::String> = #path;
+                    __hook(__ctx, __progress, &__value).map_err(#w::Rejection::Check)?;
                 }
             }
         });
         quote! {
             #i => {
-                let __value: #st::Form = ::elicit_core::__private::parse_answer(__content)?;
+                let __value: #st::Form = #krate::__private::parse_answer(__content)?;
                 #check
                 __progress.#f = #opt::Some(__value);
             }
@@ -308,10 +322,10 @@ fn expand(
             const NAME: &'static str = ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#ident));
             const STEPS: &'static [#w::StepInfo] = &[#(#infos),*];
 
-            fn form(__index: usize) -> &'static ::elicit_core::Form {
+            fn form(__index: usize) -> &'static #krate::Form {
                 match __index {
                     #(#forms,)*
-                    _ => <#last::Form as ::elicit_core::Elicit>::form(),
+                    _ => <#last::Form as #krate::Elicit>::form(),
                 }
             }
 
@@ -333,7 +347,7 @@ fn expand(
                 __ctx: #opt<&#ctx>,
                 __progress: &mut #progress,
                 __index: usize,
-                __content: &::elicit_core::__private::Value,
+                __content: &#krate::__private::Value,
             ) -> ::core::result::Result<(), #w::Rejection> {
                 match __index {
                     #(#accepts)*
@@ -344,18 +358,6 @@ fn expand(
 
             fn finish(__progress: #progress) -> #opt<Self> {
                 #opt::Some(Self { #(#finishes,)* })
-            }
-
-            #[inline]
-            fn __clean(
-                __index: usize,
-                __map: &::elicit_core::__private::Map<::std::string::String, ::elicit_core::__private::Value>,
-                __strictness: ::elicit_core::__private::Strictness,
-            ) -> bool {
-                match __index {
-                    #(#cleans,)*
-                    _ => false,
-                }
             }
         }
     }

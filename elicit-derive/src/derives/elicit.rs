@@ -1,0 +1,370 @@
+//! Code generation for `#[derive(Elicit)]`: the `Elicit` impl of a form struct (the
+//! form in a `static`, built by `const fn`s) or the `Options` impl of a unit enum, and
+//! the compile-time checks that judge field types and values.
+
+use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput};
+
+use crate::ast::{Field, Form, Input, Options};
+use crate::attr::{DefaultValue, Number};
+use crate::check;
+use crate::ctxt::Ctxt;
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let mut cx = Ctxt::default();
+    let parsed = Input::from_syn(&mut cx, input);
+    let out = match &parsed {
+        Input::Form(form) => {
+            check::form(&mut cx, form);
+            let checks = field_checks(form);
+            let body = if cx.has_errors() {
+                form_stub(form)
+            } else {
+                form_impl(form)
+            };
+            quote!(#body #checks)
+        }
+        Input::Options(options) => {
+            let had_variants = matches!(&input.data, Data::Enum(e) if !e.variants.is_empty());
+            check::options(&mut cx, options, had_variants);
+            options_impl(options, cx.has_errors())
+        }
+        Input::Invalid => TokenStream::new(),
+    };
+    let errors = cx.into_compile_errors();
+    quote!(#errors #out)
+}
+
+/// Re-spans every token, so a type error lands on the attribute that caused it.
+pub fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let TokenTree::Group(g) = &tt {
+                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tt = TokenTree::Group(group);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
+}
+
+fn int_tokens(v: i128, span: Span) -> TokenStream {
+    let mut lit = Literal::i128_unsuffixed(v.unsigned_abs() as i128);
+    if v == i128::MIN {
+        return quote_spanned!(span=> ::core::primitive::i128::MIN);
+    }
+    lit.set_span(span);
+    if v < 0 {
+        quote_spanned!(span=> -#lit)
+    } else {
+        lit.into_token_stream()
+    }
+}
+
+fn float_tokens(v: f64, span: Span) -> TokenStream {
+    let mut lit = Literal::f64_unsuffixed(v.abs());
+    lit.set_span(span);
+    if v < 0.0 {
+        quote_spanned!(span=> -#lit)
+    } else {
+        lit.into_token_stream()
+    }
+}
+
+fn lit_tokens(krate: &syn::Path, value: &DefaultValue) -> TokenStream {
+    let p = quote!(#krate::__private);
+    match value {
+        DefaultValue::Str(s) => quote!(#p::Lit::Str(#s)),
+        DefaultValue::Bool(b) => quote!(#p::Lit::Bool(#b)),
+        DefaultValue::Number(n) => number_lit(krate, n),
+        DefaultValue::List(items) => {
+            let items = items.iter().map(|(s, _)| s);
+            quote!(#p::Lit::List(&[#(#p::Borrowed(#items)),*]))
+        }
+    }
+}
+
+fn number_lit(krate: &syn::Path, n: &Number) -> TokenStream {
+    let span = Span::call_site();
+    match *n {
+        Number::Int(v) => {
+            let v = int_tokens(v, span);
+            quote!(#krate::__private::Lit::Int(#v))
+        }
+        Number::Float(v) => {
+            let v = float_tokens(v, span);
+            quote!(#krate::__private::Lit::Float(#v))
+        }
+    }
+}
+
+/// `Some(value)` or `None`, through the crate's re-exports (the user's prelude may be
+/// shadowed).
+fn opt(krate: &syn::Path, value: Option<TokenStream>) -> TokenStream {
+    match value {
+        Some(v) => quote!(#krate::__private::Some(#v)),
+        None => quote!(#krate::__private::None),
+    }
+}
+
+fn opt_str(krate: &syn::Path, v: Option<&str>) -> TokenStream {
+    opt(krate, v.map(|s| quote!(#s)))
+}
+
+fn opt_u64(krate: &syn::Path, v: Option<u64>) -> TokenStream {
+    opt(krate, v.map(|n| quote!(#n)))
+}
+
+fn form_field(krate: &syn::Path, field: &Field) -> TokenStream {
+    let ty = field.ty;
+    quote_spanned!(ty.span()=> <#ty as #krate::__private::FormField>)
+}
+
+fn field_spec(krate: &syn::Path, field: &Field) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let a = &field.attrs;
+    let wire = &field.wire;
+    let ff = form_field(krate, field);
+    let required = if field.serde_default {
+        quote!(false)
+    } else {
+        quote!(#ff::REQUIRED)
+    };
+    let title = opt_str(krate, a.title.as_ref().map(|t| t.value.as_str()));
+    let description = opt_str(
+        krate,
+        a.description
+            .as_ref()
+            .map(|d| d.value.as_str())
+            .or(field.doc.as_deref()),
+    );
+    let format = opt(
+        krate,
+        a.format.as_ref().map(|f| {
+            let variant = match f.value.as_str() {
+                "email" => quote!(Email),
+                "uri" => quote!(Uri),
+                "date" => quote!(Date),
+                _ => quote!(DateTime),
+            };
+            quote!(#p::Format::#variant)
+        }),
+    );
+    let number = |n: &Option<crate::attr::Attr<Number>>| {
+        opt(krate, n.as_ref().map(|n| number_lit(krate, &n.value)))
+    };
+    let minimum = number(&a.minimum);
+    let maximum = number(&a.maximum);
+    let default = opt(
+        krate,
+        a.default.as_ref().map(|d| lit_tokens(krate, &d.value)),
+    );
+    let min_length = opt_u64(krate, a.min_length.as_ref().map(|v| v.value));
+    let max_length = opt_u64(krate, a.max_length.as_ref().map(|v| v.value));
+    let min_items = opt_u64(krate, a.min_items.as_ref().map(|v| v.value));
+    let max_items = opt_u64(krate, a.max_items.as_ref().map(|v| v.value));
+    let legacy = a.enum_names.is_some();
+    quote! {
+        #p::FieldSpec {
+            title: #title,
+            description: #description,
+            format: #format,
+            min_length: #min_length,
+            max_length: #max_length,
+            minimum: #minimum,
+            maximum: #maximum,
+            default: #default,
+            min_items: #min_items,
+            max_items: #max_items,
+            legacy_enum_names: #legacy,
+            ..#p::FieldSpec::new(#wire, #ff::SHAPE, #required)
+        }
+        .build()
+    }
+}
+
+fn form_impl(form: &Form) -> TokenStream {
+    let ident = form.ident;
+    let krate = &form.krate;
+    let specs = form.fields.iter().map(|f| field_spec(krate, f));
+    let revisions = form.fields.iter().map(|f| {
+        let ff = form_field(krate, f);
+        quote!(#ff::MIN_REVISION)
+    });
+    quote! {
+        #[automatically_derived]
+        impl #krate::Elicit for #ident {
+            const MIN_REVISION: #krate::Revision =
+                #krate::__private::max_revision(&[#(#revisions),*]);
+
+            fn form() -> &'static #krate::Form {
+                const __FIELDS: &[#krate::Field] = &[#(#specs),*];
+                static __FORM: #krate::Form = #krate::Form::from_static(__FIELDS);
+                &__FORM
+            }
+        }
+    }
+}
+
+/// Stands in for the impl when the input has errors, so uses of the type elsewhere
+/// do not add errors of their own.
+fn form_stub(form: &Form) -> TokenStream {
+    let ident = form.ident;
+    let krate = &form.krate;
+    quote! {
+        #[automatically_derived]
+        impl #krate::Elicit for #ident {
+            const MIN_REVISION: #krate::Revision = #krate::Revision::V2025_06_18;
+            fn form() -> &'static #krate::Form {
+                ::core::unreachable!("the form has compile errors")
+            }
+        }
+    }
+}
+
+/// The checks only the type checker and const evaluation can make: whether each
+/// keyword applies to the field's type, whether a default has the field's type, and
+/// whether values fit the type's range and the enum's variants.
+fn field_checks(form: &Form) -> TokenStream {
+    let mut checks = TokenStream::new();
+    let krate = &form.krate;
+    let p = quote!(#krate::__private);
+    // A type refused by its syntax already has its error; judging it again would
+    // only repeat it.
+    for field in form
+        .fields
+        .iter()
+        .filter(|f| check::rejected_shape(f.ty).is_none())
+    {
+        let a = &field.attrs;
+        let ty = field.ty.to_token_stream();
+        let ff = form_field(krate, field);
+        // One name for the definition and the uses, whatever span the uses carry (the
+        // attribute's, which may come from a `macro_rules!` with its own hygiene).
+        let shape = syn::Ident::new("__shape", Span::call_site());
+        let mut body = quote!(let #shape: #p::Shape = #ff::SHAPE;);
+        let mut assert = |key: Span, check: &str| {
+            let check = syn::Ident::new(check, key);
+            let ty = respan(ty.clone(), key);
+            body.extend(quote_spanned!(key=> #p::#check::<#ty>();));
+        };
+        for key in [
+            &a.format.as_ref().map(|v| v.key),
+            &a.min_length.as_ref().map(|v| v.key),
+            &a.max_length.as_ref().map(|v| v.key),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert(*key, "assert_text");
+        }
+        for key in [
+            a.minimum.as_ref().map(|v| v.key),
+            a.maximum.as_ref().map(|v| v.key),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert(key, "assert_numeric");
+        }
+        for key in [
+            a.min_items.as_ref().map(|v| v.key),
+            a.max_items.as_ref().map(|v| v.key),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert(key, "assert_multi_select");
+        }
+        if let Some(key) = a.enum_names {
+            assert(key, "assert_select");
+        }
+        if let Some(d) = &a.default {
+            let check = match &d.value {
+                DefaultValue::Str(_) => "assert_str_default",
+                DefaultValue::Bool(_) => "assert_bool_default",
+                DefaultValue::Number(Number::Int(_)) => "assert_int_default",
+                DefaultValue::Number(Number::Float(_)) => "assert_float_default",
+                DefaultValue::List(_) => "assert_list_default",
+            };
+            assert(d.span, check);
+        }
+        // The value checks carry the span of the value, so a failed const evaluation
+        // points at it.
+        let value_check = |n: &Number, span: Span| {
+            let p = respan(p.clone(), span);
+            match *n {
+                Number::Int(v) => {
+                    let v = int_tokens(v, span);
+                    quote_spanned!(span=> #p::check_int_fits(#shape, #v);)
+                }
+                Number::Float(v) => {
+                    let v = float_tokens(v, span);
+                    quote_spanned!(span=> #p::check_float_fits(#shape, #v);)
+                }
+            }
+        };
+        let choice_check = |s: &str, span: Span| {
+            let p = respan(p.clone(), span);
+            quote_spanned!(span=> #p::check_choice(#shape, #s);)
+        };
+        for n in [&a.minimum, &a.maximum].into_iter().flatten() {
+            body.extend(value_check(&n.value, n.span));
+        }
+        if let Some(d) = &a.default {
+            match &d.value {
+                DefaultValue::Number(n) => body.extend(value_check(n, d.span)),
+                DefaultValue::Str(s) => body.extend(choice_check(s, d.span)),
+                DefaultValue::List(items) => {
+                    for (s, span) in items {
+                        body.extend(choice_check(s, *span));
+                    }
+                }
+                DefaultValue::Bool(_) => {}
+            }
+        }
+        checks.extend(quote! {
+            const _: () = { #body };
+        });
+    }
+    checks
+}
+
+fn options_impl(options: &Options, stub: bool) -> TokenStream {
+    let ident = options.ident;
+    let krate = &options.krate;
+    let p = quote!(#krate::__private);
+    let choices = if stub {
+        Vec::new()
+    } else {
+        options
+            .variants
+            .iter()
+            .map(|v| {
+                let wire = &v.wire;
+                let title = opt_str(krate, v.title.as_deref());
+                quote!(#p::Choice::new(#wire, #title))
+            })
+            .collect()
+    };
+    quote! {
+        #[automatically_derived]
+        impl #krate::Options for #ident {
+            const CHOICES: &'static [#krate::Choice] = &[#(#choices),*];
+        }
+        #[automatically_derived]
+        impl #p::FormField for #ident {
+            const SHAPE: #p::Shape = #p::Shape::Select(<Self as #krate::Options>::CHOICES);
+        }
+        #[automatically_derived]
+        impl #p::SelectField for #ident {}
+        #[automatically_derived]
+        impl #p::StrDefault for #ident {}
+    }
+}
