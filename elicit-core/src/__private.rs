@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 pub use crate::form::{Choice, Field, FieldKind, Form, Format};
-pub use crate::{Options, Revision};
+pub use crate::form::{Options, Revision};
 pub use core::option::Option::{self, None, Some};
 pub use serde_json::Value;
 pub use std::borrow::Cow::Borrowed;

@@ -7,8 +7,10 @@
 //! side's validator takes as it is.
 #![no_main]
 
+use elicit_core::answer::split_result;
 use elicit_core::client::{Reply, elicit_result, read_schema, read_schema_in_order};
-use elicit_core::{Form, Revision, SchemaError, Strictness, split_result};
+use elicit_core::form::SchemaError;
+use elicit_core::{Form, Revision, Strictness};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

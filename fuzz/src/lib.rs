@@ -11,8 +11,8 @@ use std::fmt::Debug;
 use elicit_core::client::Reply;
 use elicit_core::wizard::{Flow, Poll, Prepared, WizardError, WizardState};
 use elicit_core::{
-    Action, AnswerError, Choice, Elicit, Elicitation, FieldKind, Form, Format,
-    Revision, Strictness, ValidationErrors, Wizard, split_result,
+    Action, AnswerError, Choice, Elicit, Elicitation, FieldKind, Form, Format, Revision,
+    Strictness, ValidationErrors, Wizard, answer::split_result,
 };
 use elicit_examples::forms::{PurgeApproval, Size, Topping};
 use serde::Deserialize;

@@ -2,7 +2,8 @@
 //! client's answer, every malformed shape is refused with an error a user can read,
 //! and no input, however hostile, makes validation panic.
 
-use elicit_core::{AnswerError, Elicit, Elicitation, Format, Problem, Strictness, split_result};
+use elicit_core::answer::{Problem, split_result};
+use elicit_core::{AnswerError, Elicit, Elicitation, Format, Strictness};
 use elicit_examples::forms::{Everything, Popcorn, PurgeApproval, Size, Topping};
 use elicit_examples::ticket::Snacks;
 use serde::Deserialize;
@@ -790,7 +791,7 @@ fn multi_select_items() {
     // A flood of made-up or repeated values gets a few reports, not one per value.
     let flood: Vec<String> = (0..100_000).map(|i| format!("made-up {i}")).collect();
     let reported = strict::<Choices>(json!({ "any": flood }));
-    assert_eq!(reported.len(), elicit_core::MAX_ITEM_PROBLEMS);
+    assert_eq!(reported.len(), elicit_core::answer::MAX_ITEM_PROBLEMS);
     assert_eq!(
         reported[0].1,
         Problem::NotAnOption {

@@ -5,9 +5,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use elicit_core::client::rmcp::FormClient;
 use elicit_core::client::{Script, ScriptEntry};
 use elicit_core::mcp::Elicitor;
-use elicit_core::mcp_client::FormClient;
 use elicit_core::seal::{Key, Keyring, Sealer};
 use elicit_examples::servers::purge::{PurgeServer, create_samples};
 use elicit_examples::servers::ticket::TicketServer;

@@ -11,7 +11,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use elicit_core::{Confirm, Elicit, Form, Revision, SchemaError};
+use elicit_core::form::SchemaError;
+use elicit_core::{Confirm, Elicit, Form, Revision};
 use elicit_examples::forms::{Alternatives, Everything, Popcorn, PurgeApproval, Size, Topping};
 use elicit_examples::ticket::{PopcornSize, SeatChoice, ShowDate, Snacks};
 use serde::Deserialize;

@@ -661,8 +661,8 @@ fn shared_choices_are_offered_without_a_copy() {
 /// the form is built goes back to the state as it was offered.
 #[test]
 fn a_refused_list_stays_in_the_state() {
+    use elicit_core::form::{Choice, Choices};
     use elicit_core::wizard::Prepared;
-    use elicit_core::{Choice, Choices};
     use std::sync::Arc;
     static TWICE: [Choice; 2] = [Choice::new("A1", None), Choice::new("A1", None)];
     let shared: Arc<[Choice]> = TWICE.to_vec().into();

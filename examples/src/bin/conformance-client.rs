@@ -30,8 +30,8 @@ use std::time::Duration;
 
 use clap::Parser;
 use elicit_core::FieldKind;
+use elicit_core::client::rmcp::FormClient;
 use elicit_core::client::{Asker, Question, Reply, Script};
-use elicit_core::mcp_client::FormClient;
 use elicit_core::{Action, Format};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion, Tool};

@@ -17,9 +17,9 @@
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
+use elicit_core::client::rmcp::FormClient;
 use elicit_core::client::{Asker, Script};
 use elicit_core::mcp::Elicitor;
-use elicit_core::mcp_client::FormClient;
 use elicit_examples::servers::serve;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::terminal::{self, Prompter, Terminal};

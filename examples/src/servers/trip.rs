@@ -80,7 +80,7 @@ impl TripServer {
     }
 
     async fn book_trip(&self, s: &mut Session, date: &str) -> Result<CallToolResult, Halt> {
-        if !elicit_core::format_ok(elicit_core::Format::Date, date) {
+        if !elicit_core::Format::Date.accepts(date) {
             return Ok(tool_error(format!(
                 "{date:?} is not a date: use YYYY-MM-DD, e.g. 2025-02-03"
             )));

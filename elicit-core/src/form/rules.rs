@@ -1,7 +1,6 @@
 //! The rules of the MCP form subset, checked on forms built at run time. Derived forms
 //! are checked at compile time by the derive and `crate::__private`.
 
-use crate::answer::format_ok;
 use crate::form::{Choice, Field, FieldKind, FormError};
 
 pub(crate) fn check_fields(fields: &[Field]) -> Result<(), FormError> {
@@ -44,7 +43,7 @@ fn check_kind(kind: &FieldKind) -> Result<(), String> {
                     return Err("the default's length is outside min_length..=max_length".into());
                 }
                 if let Some(f) = format
-                    && !format_ok(*f, d)
+                    && !f.accepts(d)
                 {
                     return Err(format!("the default is not a valid {f}"));
                 }

@@ -15,7 +15,7 @@ use core::str::FromStr;
 /// assert_eq!(rev, Revision::V2025_11_25);
 /// assert_eq!(rev.to_string(), "2025-11-25");
 /// assert!(Revision::V2026_07_28 > rev);
-/// # Ok::<(), elicit_core::ParseRevisionError>(())
+/// # Ok::<(), elicit_core::form::ParseRevisionError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Revision {

@@ -4,8 +4,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::Elicit;
-use crate::answer::{Strictness, ValidationErrors};
+use crate::answer::{AnswerError, Elicit, Strictness};
 
 /// How the user ended an elicitation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -53,66 +52,6 @@ impl Action {
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// Why a client's answer could not be turned into an [`Elicitation`].
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum AnswerError {
-    /// The action is not `accept`, `decline` or `cancel`.
-    UnknownAction(String),
-    /// The result is not an object with an `action` string.
-    Malformed(&'static str),
-    /// `content` is not an object.
-    NotAnObject {
-        /// The JSON type that was sent.
-        found: &'static str,
-    },
-    /// The answer breaks the form's constraints; `Display` is fit to show the user.
-    Invalid(ValidationErrors),
-    /// The answer passed validation but the type's `Deserialize` refused it
-    /// (a custom deserializer with rules of its own).
-    Parse(serde_json::Error),
-}
-
-impl AnswerError {
-    /// The field problems, when that is what went wrong.
-    pub fn validation(&self) -> Option<&ValidationErrors> {
-        match self {
-            AnswerError::Invalid(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for AnswerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AnswerError::UnknownAction(a) => write!(
-                f,
-                "unknown elicitation action {a:?}: expected \"accept\", \"decline\" or \"cancel\""
-            ),
-            AnswerError::Malformed(what) => write!(f, "malformed elicitation result: {what}"),
-            AnswerError::NotAnObject { found } => {
-                write!(
-                    f,
-                    "the answer must be an object of field values, got {found}"
-                )
-            }
-            AnswerError::Invalid(e) => e.fmt(f),
-            AnswerError::Parse(e) => write!(f, "the answer could not be read: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for AnswerError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            AnswerError::Invalid(e) => Some(e),
-            AnswerError::Parse(e) => Some(e),
-            _ => None,
-        }
     }
 }
 

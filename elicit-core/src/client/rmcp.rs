@@ -11,7 +11,7 @@
 //!
 //! ```no_run
 //! use elicit_core::client::Script;
-//! use elicit_core::mcp_client::FormClient;
+//! use elicit_core::client::rmcp::FormClient;
 //! use rmcp::ServiceExt;
 //!
 //! # async fn run<T, E, A>(transport: T) -> Result<(), Box<dyn std::error::Error>>
@@ -38,7 +38,7 @@ use ::rmcp::model::{
 };
 use ::rmcp::service::{RequestContext, RoleClient};
 
-use crate::Action;
+use crate::answer::Action;
 use crate::client::{Asker, Question, Reply, elicit_result, read_schema_in_order};
 
 /// An rmcp client handler answering elicitations through an [`Asker`].

@@ -4,11 +4,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::Revision;
-use crate::answer::Strictness;
-use crate::form::{Field, FieldKind, Form};
-use crate::outcome::{Action, AnswerError, Elicitation};
-use crate::schema::{RequestedSchema, SchemaError};
+use crate::answer::{Action, AnswerError, Elicitation, Strictness};
+use crate::form::{Field, FieldKind, Form, RequestedSchema, Revision, SchemaError};
 
 /// A yes/no question as a form with one required boolean, for approvals such as
 /// "Really delete 1,284 logs?". An empty form hangs at least one real client; this

@@ -69,12 +69,13 @@ use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, Serv
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::answer::{
+    self, Action, AnswerError, Confirm, Elicit, Elicitation, Strictness, split_result,
+    split_result_owned,
+};
+use crate::form::{Form, Revision, SchemaError};
 use crate::seal::{Binding, SealError, Sealer};
 use crate::wizard::{Flow, Outcome, Poll, Wizard, WizardError, WizardState};
-use crate::{
-    Action, AnswerError, Confirm, Elicit, Elicitation, Form, Revision, SchemaError, Strictness,
-    outcome::split_result_owned, parse, split_result,
-};
 
 /// How long a push-mode question waits for the person to answer, unless the
 /// [`Elicitor`] says otherwise. A person reads and fills a form: not seconds.
@@ -562,7 +563,7 @@ fn form_params(revision: Revision, message: &str, problem: Option<&str>, schema:
 }
 
 /// How a question's accepted content is read: validated against the form and read as
-/// the asker's type (see `crate::parse`), or validated and kept as a value.
+/// the asker's type (see `crate::answer`), or validated and kept as a value.
 type Reader<R> = fn(&Form, Option<&Value>, Strictness) -> Result<R, AnswerError>;
 
 /// The validated content with defaults filled, as a value.
@@ -629,7 +630,7 @@ impl Session {
     /// Asks the form `T` with `message`; an invalid answer is asked again with the
     /// problems above the message, up to the attempts of the [`Elicitor`].
     pub async fn ask<T: Elicit>(&mut self, message: &str) -> Result<Elicitation<T>, Halt> {
-        self.ask_form(None, message, T::form(), parse::read::<T>)
+        self.ask_form(None, message, T::form(), answer::read::<T>)
             .await
     }
 
@@ -714,7 +715,7 @@ impl Session {
         key: &str,
         message: &str,
     ) -> Result<Elicitation<T>, Halt> {
-        self.ask_form(Some(key), message, T::form(), parse::read::<T>)
+        self.ask_form(Some(key), message, T::form(), answer::read::<T>)
             .await
     }
 
@@ -1356,7 +1357,7 @@ fn typed<T: Elicit>(action: Action, content: Option<Value>) -> Result<Elicitatio
     Ok(match action {
         Action::Accept => {
             let content = content.unwrap_or(Value::Object(Map::new()));
-            let value = parse::read_valid(&content).map_err(|e| Halt::Ask(AskError::Answer(e)))?;
+            let value = answer::read_valid(&content).map_err(|e| Halt::Ask(AskError::Answer(e)))?;
             Elicitation::Accept(value)
         }
         Action::Decline => Elicitation::Decline,

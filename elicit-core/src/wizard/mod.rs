@@ -127,11 +127,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::Revision;
-use crate::answer::Strictness;
-use crate::form::{Choice, Choices, Field, FieldKind, Form, FormError};
-use crate::outcome::{Action, AnswerError};
-use crate::schema::{RequestedSchema, SchemaError};
+use crate::answer::{Action, AnswerError, Strictness};
+use crate::form::{
+    Choice, Choices, Field, FieldKind, Form, FormError, RequestedSchema, Revision, SchemaError,
+};
 
 /// How many times a step is asked before the flow fails, unless the step says otherwise.
 pub const DEFAULT_ATTEMPTS: u32 = 3;
@@ -310,7 +309,7 @@ impl PartialEq for Shared {
 /// // In the `prepare` hook, for every flow:
 /// let prepared = Prepared::from(&form);
 /// # let _ = prepared;
-/// # Ok::<(), elicit_core::FormError>(())
+/// # Ok::<(), elicit_core::form::FormError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct PreparedForm(Arc<SharedForm>);
@@ -483,7 +482,7 @@ impl Prepared {
         let mut fields = base.fields().to_vec();
         let mut moved = 0;
         let built = self.change(&mut fields, &mut moved).and_then(|()| {
-            crate::check::check_fields(&fields).map_err(|e: FormError| e.to_string())
+            crate::form::rules::check_fields(&fields).map_err(|e: FormError| e.to_string())
         });
         if let Err(e) = built {
             self.give_back(&mut fields, moved);

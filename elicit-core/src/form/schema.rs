@@ -8,8 +8,7 @@ use std::fmt;
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 
-use crate::Revision;
-use crate::form::{Choice, Field, FieldKind, Form};
+use crate::form::{Choice, Field, FieldKind, Form, Revision};
 
 /// The `requestedSchema` of a form for one protocol revision.
 ///

@@ -5,49 +5,10 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::Revision;
+use serde_json::Value;
 
-/// The string formats MCP forms allow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// `"email"`: an e-mail address.
-    Email,
-    /// `"uri"`: an absolute URI.
-    Uri,
-    /// `"date"`: an RFC 3339 full date, `YYYY-MM-DD`.
-    Date,
-    /// `"date-time"`: an RFC 3339 date and time with offset.
-    DateTime,
-}
-
-impl Format {
-    /// The JSON Schema keyword value.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Format::Email => "email",
-            Format::Uri => "uri",
-            Format::Date => "date",
-            Format::DateTime => "date-time",
-        }
-    }
-
-    /// Parses a JSON Schema `format` value; `None` for formats outside the MCP subset.
-    pub fn from_keyword(s: &str) -> Option<Format> {
-        match s {
-            "email" => Some(Format::Email),
-            "uri" => Some(Format::Uri),
-            "date" => Some(Format::Date),
-            "date-time" => Some(Format::DateTime),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use crate::form::Format;
+use crate::form::Revision;
 
 /// One option of a single or multi-select: the wire value and an optional display title.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -91,7 +52,7 @@ impl Choice {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use elicit_core::{Choice, Choices};
+/// use elicit_core::form::{Choice, Choices};
 ///
 /// static SIZES: [Choice; 2] = [Choice::new("S", Some("Small")), Choice::new("L", Some("Large"))];
 /// let fixed = Choices::from_static(&SIZES);
@@ -311,8 +272,23 @@ impl FieldKind {
 
     /// The default as the JSON value an answer would carry (what validation fills in
     /// for a field left out), if the field has one.
-    pub fn default_value(&self) -> Option<serde_json::Value> {
-        crate::answer::default_value(self)
+    pub fn default_value(&self) -> Option<Value> {
+        Some(match self {
+            FieldKind::String { default, .. } => Value::String(default.as_deref()?.to_owned()),
+            FieldKind::Integer { default, .. } => int_value((*default)?),
+            FieldKind::Number { default, .. } => {
+                Value::Number(serde_json::Number::from_f64((*default)?)?)
+            }
+            FieldKind::Boolean { default } => Value::Bool((*default)?),
+            FieldKind::Select { default, .. } => Value::String(default.as_deref()?.to_owned()),
+            FieldKind::MultiSelect { default, .. } => Value::Array(
+                default
+                    .as_deref()?
+                    .iter()
+                    .map(|s| Value::String(s.to_string()))
+                    .collect(),
+            ),
+        })
     }
 
     /// The options of a select or multi-select.
@@ -421,7 +397,7 @@ impl Form {
     /// checked here: at least one field, unique names, bounds in order, defaults that
     /// fit, options that are unique and non-empty.
     pub fn new(fields: Vec<Field>) -> Result<Form, FormError> {
-        crate::check::check_fields(&fields)?;
+        crate::form::rules::check_fields(&fields)?;
         Ok(Form::from_checked(fields))
     }
 
@@ -450,6 +426,32 @@ impl Form {
     pub const fn min_revision(&self) -> Revision {
         self.min_revision
     }
+}
+
+/// A whole number as the JSON value an answer carries.
+pub(crate) fn int_value(v: i128) -> Value {
+    if let Ok(v) = i64::try_from(v) {
+        Value::from(v)
+    } else if let Ok(v) = u64::try_from(v) {
+        Value::from(v)
+    } else {
+        Value::from(v as f64)
+    }
+}
+
+/// A unit enum deriving `Elicit`: the options of a single or multi-select.
+///
+/// `#[derive(Elicit)]` on an enum implements it, so the enum can be a field
+/// (`size: Size`, `size: Option<Size>`) or the items of a multi-select
+/// (`toppings: Vec<Topping>`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the item of a multi-select",
+    label = "not an enum deriving `Elicit`",
+    note = "MCP forms are flat: the only list a form can hold is a multi-select of a unit enum deriving `Elicit` (`Vec<MyEnum>`, `BTreeSet<MyEnum>` or `HashSet<MyEnum>`)"
+)]
+pub trait Options {
+    /// The options in declaration order: wire value (after serde renaming) and title.
+    const CHOICES: &'static [Choice];
 }
 
 #[cfg(test)]

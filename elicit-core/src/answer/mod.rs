@@ -1,0 +1,133 @@
+//! What the user answered: validation of an accepted answer against exactly the
+//! constraints its form emitted, every problem of every field in words fit to show
+//! the user, and the typed outcome (accept with the value, decline, cancel).
+//!
+//! One pipeline reads every answer, whichever way it comes in (a form, a wizard step,
+//! an MCP round, a client's reply): [`Form::validate`] judges the content and gives back
+//! the answer as the form reads it, then the type's own `Deserialize` reads that.
+//!
+//! Depends on [`form`](crate::form).
+
+mod confirm;
+mod elicitation;
+mod error;
+mod validate;
+
+pub use confirm::Confirm;
+#[cfg(feature = "rmcp")]
+pub(crate) use elicitation::split_result_owned;
+pub use elicitation::{Action, Elicitation, split_result};
+pub use error::{AnswerError, FieldError, MAX_ITEM_PROBLEMS, Problem, ValidationErrors};
+pub use validate::Strictness;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::form::{Form, RequestedSchema, Revision, SchemaError};
+
+/// A type that is an MCP elicitation form.
+///
+/// Implement it with `#[derive(Elicit, Deserialize)]`: the derive checks the MCP form
+/// subset at compile time and builds the form once, in a `static`; serde's derive reads
+/// the answer once the form has judged it (see [`Form::validate`]).
+///
+/// ```
+/// use elicit_core::Elicit;
+/// use serde::Deserialize;
+/// use serde_json::json;
+///
+/// #[derive(Debug, PartialEq, Elicit, Deserialize)]
+/// #[serde(rename_all = "lowercase")]
+/// enum Size {
+///     Small,
+///     Large,
+/// }
+///
+/// #[derive(Debug, Elicit, Deserialize)]
+/// struct Popcorn {
+///     size: Size,
+///     #[elicit(minimum = 1, maximum = 4)]
+///     buckets: u8,
+/// }
+///
+/// let popcorn = Popcorn::from_content(Some(&json!({"size": "large", "buckets": 2})))?;
+/// assert_eq!((popcorn.size, popcorn.buckets), (Size::Large, 2));
+/// let err = Popcorn::from_content(Some(&json!({"size": "huge", "buckets": 9}))).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "size: \"huge\" is not one of the options; buckets: must be at most 4"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an elicitation form",
+    label = "not a form",
+    note = "derive it: `#[derive(Elicit, Deserialize)]` on a struct of named fields"
+)]
+pub trait Elicit: DeserializeOwned {
+    /// The oldest protocol revision that can express this form
+    /// (2025-11-25 when it has a multi-select).
+    const MIN_REVISION: Revision;
+
+    /// The form description, built at compile time.
+    fn form() -> &'static Form;
+
+    /// The `requestedSchema` for a peer speaking `revision`; an error when the revision
+    /// cannot express the form.
+    fn requested_schema(revision: Revision) -> Result<RequestedSchema<'static>, SchemaError> {
+        Self::form().requested_schema(revision)
+    }
+
+    /// Validates an accepted answer's `content` strictly and reads it.
+    fn from_content(content: Option<&Value>) -> Result<Self, AnswerError> {
+        Self::from_content_with(content, Strictness::Strict)
+    }
+
+    /// Validates an accepted answer's `content` with the given [`Strictness`] and reads it.
+    fn from_content_with(
+        content: Option<&Value>,
+        strictness: Strictness,
+    ) -> Result<Self, AnswerError> {
+        read(Self::form(), content, strictness)
+    }
+
+    /// [`from_content`](Self::from_content) for content the caller owns (a server
+    /// holding the client's result): strings move into `Self` instead of being copied.
+    /// Same rules, same errors.
+    fn from_content_owned(content: Option<Value>) -> Result<Self, AnswerError> {
+        Self::from_content_owned_with(content, Strictness::Strict)
+    }
+
+    /// [`from_content_owned`](Self::from_content_owned) with the given [`Strictness`].
+    fn from_content_owned_with(
+        content: Option<Value>,
+        strictness: Strictness,
+    ) -> Result<Self, AnswerError> {
+        read_owned(Self::form(), content, strictness)
+    }
+}
+
+/// Validates `content` against `form` and reads it as `T`.
+pub(crate) fn read<T: DeserializeOwned>(
+    form: &Form,
+    content: Option<&Value>,
+    strictness: Strictness,
+) -> Result<T, AnswerError> {
+    let valid = form.validate(content, strictness)?;
+    read_valid(&valid)
+}
+
+/// [`read`] of content the caller owns: strings move into `T` instead of being copied.
+pub(crate) fn read_owned<T: DeserializeOwned>(
+    form: &Form,
+    content: Option<Value>,
+    strictness: Strictness,
+) -> Result<T, AnswerError> {
+    let valid = form.validate_owned(content, strictness)?;
+    T::deserialize(valid).map_err(AnswerError::Parse)
+}
+
+/// Reads an answer [`Form::validate`] gave back as `T`.
+pub(crate) fn read_valid<T: DeserializeOwned>(valid: &Value) -> Result<T, AnswerError> {
+    T::deserialize(valid).map_err(AnswerError::Parse)
+}

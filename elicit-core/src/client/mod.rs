@@ -1,0 +1,48 @@
+//! The client side: read a server's untrusted `requestedSchema` into a [`Form`](crate::Form), let
+//! something that asks a human fill it, validate the answers with the very validator the
+//! server side uses, and build the `ElicitResult`.
+//!
+//! ```
+//! use elicit_core::client::{Reply, read_schema, elicit_result};
+//! use serde_json::json;
+//!
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": {
+//!         "size": {"type": "string", "title": "Size",
+//!                  "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}],
+//!                  "default": "s"},
+//!         "buckets": {"type": "integer", "minimum": 1, "maximum": 4}
+//!     },
+//!     "required": ["buckets"]
+//! });
+//! let form = read_schema(&schema)?;
+//! let size = form.field("size").unwrap();
+//! assert_eq!(size.kind.options().unwrap()[1].label(), "Large");
+//!
+//! // The user typed only the buckets; the default fills the size.
+//! let reply = Reply::accept(&form, json!({"buckets": 2}))?;
+//! assert_eq!(
+//!     elicit_result(&reply),
+//!     json!({"action": "accept", "content": {"buckets": 2, "size": "s"}})
+//! );
+//! // Out of bounds: a message fit to show the user, field by field.
+//! assert!(Reply::accept(&form, json!({"buckets": 9})).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A schema outside the MCP subset — a nested object, `pattern`, an unknown format, an
+//! array that is not one of the two multi-select shapes, `enumNames` of the wrong length,
+//! a default that is not an option — is refused with a [`SchemaRefused`] naming the
+//! place, never rendered half-way. Return it to the server as `-32602`
+//! ([`SchemaRefused::CODE`]).
+
+mod ask;
+#[cfg(feature = "rmcp-client")]
+pub mod rmcp;
+mod schema;
+mod script;
+
+pub use ask::{AskWith, Asker, Question, Reply, elicit_result};
+pub use schema::{SchemaRefused, read_schema, read_schema_in_order};
+pub use script::{Script, ScriptEntry, ScriptError};

@@ -1,0 +1,91 @@
+//! `elicit-core`'s modules depend on each other one way only:
+//! `form` ← `answer` ← `wizard` ← `mcp`, `client` on `form` and `answer`, and `seal`
+//! on nothing. A module that names another outside its allowed list (`crate::x` in
+//! its code, docs included) fails here, so an import cycle cannot come back unseen.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Each top-level module of `elicit-core` and the modules it may use.
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("form", &[]),
+    ("answer", &["form"]),
+    ("wizard", &["form", "answer"]),
+    ("seal", &[]),
+    ("client", &["form", "answer"]),
+    ("mcp", &["form", "answer", "wizard", "seal"]),
+];
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The crate modules a file names: every `crate::<name>` and every name inside
+/// `crate::{..}`.
+fn named_modules(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (i, _) in text.match_indices("crate::") {
+        let rest = &text[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for part in group[..end].split(',') {
+                let name = ident(part.trim());
+                if !name.is_empty() {
+                    out.insert(name);
+                }
+            }
+        } else {
+            out.insert(ident(rest));
+        }
+    }
+    out
+}
+
+#[test]
+fn modules_depend_one_way() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../elicit-core/src");
+    let modules: BTreeSet<&str> = ALLOWED.iter().map(|(m, _)| *m).collect();
+    let mut problems = Vec::new();
+    for (module, allowed) in ALLOWED {
+        let mut paths = Vec::new();
+        files(&src.join(module), &mut paths);
+        assert!(!paths.is_empty(), "no files for module `{module}`");
+        for path in paths {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for named in named_modules(&text) {
+                if named != *module
+                    && modules.contains(named.as_str())
+                    && !allowed.contains(&named.as_str())
+                {
+                    problems.push(format!(
+                        "{} (module `{module}`) uses `crate::{named}`",
+                        path.strip_prefix(&src).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The check itself sees both spellings.
+#[test]
+fn named_modules_reads_paths_and_groups() {
+    let names = named_modules("use crate::form::Form;\nuse crate::{answer::X, seal};");
+    assert_eq!(
+        names.into_iter().collect::<Vec<_>>(),
+        ["answer", "form", "seal"]
+    );
+}
