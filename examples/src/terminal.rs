@@ -322,6 +322,8 @@ fn hint(field: &Field) -> String {
                 max_items.map(|m| m.to_string()),
             );
         }
+        // A kind this client does not know yet: its type says enough.
+        _ => {}
     }
     if !field.required {
         parts.push("optional".to_owned());

@@ -295,7 +295,7 @@ pub fn fill(form: &Form, seed: u64) -> Value {
                     Value::from(["ada@example.com", "bob@example.org", "no-at"][pick % 3])
                 }
                 (Some(Format::Uri), _) => Value::from("https://example.com/a"),
-                (None, _) => {
+                (Some(_) | None, _) => {
                     let min = min_length.unwrap_or(0).min(64) as usize;
                     let max = max_length.unwrap_or(8).min(64) as usize;
                     let len = if max > min {
@@ -346,6 +346,7 @@ pub fn fill(form: &Form, seed: u64) -> Value {
                     .map(|c| Value::from(c.value.as_ref()))
                     .collect()
             }
+            _ => continue,
         };
         out.insert(field.name.to_string(), value);
     }

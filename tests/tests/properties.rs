@@ -75,6 +75,7 @@ fn format_case() -> impl Strategy<Value = Case> {
             Format::Uri => "relative/path",
             Format::Date => "2025-02-30",
             Format::DateTime => "2025-02-03 10:00",
+            other => panic!("no broken value for {other}"),
         }),
     })
 }

@@ -102,7 +102,7 @@ fn schemas_match_snapshots() {
     }
     let mut mismatches = String::new();
     for (name, form) in forms() {
-        for revision in Revision::ALL {
+        for revision in Revision::ALL.iter().copied() {
             let (ext, actual) = render(&form, revision);
             let path = dir.join(file_name(name, revision, &ext));
             if bless {
@@ -142,7 +142,7 @@ fn no_stale_snapshots() {
     }
     let mut expected = BTreeSet::new();
     for (name, form) in forms() {
-        for revision in Revision::ALL {
+        for revision in Revision::ALL.iter().copied() {
             let (ext, _) = render(&form, revision);
             expected.insert(file_name(name, revision, &ext));
         }
@@ -191,7 +191,7 @@ fn forms_without_multi_select_support_every_revision() {
             continue;
         }
         assert_eq!(form.min_revision(), Revision::V2025_06_18, "{name}");
-        for revision in Revision::ALL {
+        for revision in Revision::ALL.iter().copied() {
             let schema = form.requested_schema(revision).expect(name);
             assert_eq!(schema.revision(), revision);
         }
@@ -202,7 +202,7 @@ fn forms_without_multi_select_support_every_revision() {
 #[test]
 fn output_is_deterministic() {
     for (name, form) in forms() {
-        for revision in Revision::ALL {
+        for revision in Revision::ALL.iter().copied() {
             let Ok(schema) = form.requested_schema(revision) else {
                 continue;
             };

@@ -523,7 +523,7 @@ fn example_forms() -> Vec<(&'static str, Form)> {
 fn every_example_form_is_valid_for_every_revision_it_supports() {
     let mut checked = 0;
     for (name, form) in example_forms() {
-        for revision in Revision::ALL {
+        for revision in Revision::ALL.iter().copied() {
             match form.requested_schema(revision) {
                 Ok(schema) => {
                     assert_valid(&schema.to_value(), revision);
@@ -542,7 +542,7 @@ fn every_example_form_is_valid_for_every_revision_it_supports() {
 
 #[test]
 fn confirm_is_valid_everywhere() {
-    for revision in Revision::ALL {
+    for revision in Revision::ALL.iter().copied() {
         let confirm = Confirm::new("Delete 1,284 log files?").with_description("For good.");
         let schema = confirm.requested_schema(revision).unwrap().to_value();
         assert_valid(&schema, revision);
@@ -685,7 +685,7 @@ fn runtime_forms_of_every_kind_are_valid() {
                 Field::new("other", true, FieldKind::Boolean { default: None }),
             ])
             .unwrap();
-            for revision in Revision::ALL {
+            for revision in Revision::ALL.iter().copied() {
                 if let Ok(schema) = form.requested_schema(revision) {
                     assert_valid(&schema.to_value(), revision);
                 }

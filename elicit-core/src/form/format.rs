@@ -4,6 +4,7 @@ use std::fmt;
 
 /// The string formats MCP forms allow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Format {
     /// `"email"`: an e-mail address.
     Email,

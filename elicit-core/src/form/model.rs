@@ -186,6 +186,7 @@ impl fmt::Debug for Choices {
 
 /// What kind of value a field holds, with its constraints.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum FieldKind {
     /// A text field (`type: "string"`).
     String {
@@ -304,6 +305,7 @@ impl FieldKind {
 
 /// One property of a form.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Field {
     /// The property name on the wire (what `Deserialize` reads).
     pub name: Cow<'static, str>,

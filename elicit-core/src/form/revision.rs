@@ -18,6 +18,7 @@ use core::str::FromStr;
 /// # Ok::<(), elicit_core::form::ParseRevisionError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Revision {
     /// `2025-06-18`: the first revision with elicitation (`enum` + `enumNames`, no defaults but booleans).
     V2025_06_18,
@@ -29,7 +30,7 @@ pub enum Revision {
 
 impl Revision {
     /// Every revision, oldest first.
-    pub const ALL: [Revision; 3] = [
+    pub const ALL: &'static [Revision] = &[
         Revision::V2025_06_18,
         Revision::V2025_11_25,
         Revision::V2026_07_28,
@@ -102,7 +103,8 @@ impl FromStr for Revision {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Revision::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|r| r.as_str() == s)
             .ok_or_else(|| ParseRevisionError {
                 given: s.to_owned(),

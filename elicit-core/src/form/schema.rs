@@ -23,6 +23,7 @@ pub struct RequestedSchema<'a> {
 
 /// A form that the peer's revision cannot express.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SchemaError {
     /// The form needs a newer revision (for example a multi-select on 2025-06-18).
     Unsupported {

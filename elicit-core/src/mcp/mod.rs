@@ -415,6 +415,7 @@ impl AskError {
 /// a question failed, or the tool failed for its own reasons. [`Session::finish`] turns
 /// it into the right response; `?` on any ask propagates it.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Halt {
     /// The call needs answers first (2026-07-28): an `input_required` result.
     InputRequired(Box<InputRequests>),

@@ -366,7 +366,8 @@ fn stand_in(kind: &FieldKind) -> Value {
                 Some(Format::Uri) => "https://example.com/".to_owned(),
                 Some(Format::Date) => "2025-01-01".to_owned(),
                 Some(Format::DateTime) => "2025-01-01T00:00:00Z".to_owned(),
-                None => {
+                // A format this client does not know: plain text, for the server to judge.
+                Some(_) | None => {
                     let mut text = "test".to_owned();
                     let min = min_length.unwrap_or(0);
                     while (text.chars().count() as u64) < min {
@@ -425,6 +426,8 @@ fn stand_in(kind: &FieldKind) -> Value {
                     .collect(),
             )
         }
+        // A kind this client does not know: nothing to stand in with.
+        _ => Value::Null,
     }
 }
 

@@ -6,7 +6,7 @@ use elicit_examples::forms::{Alternatives, PurgeApproval};
 use serde_json::json;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    for revision in Revision::ALL {
+    for revision in Revision::ALL.iter().copied() {
         let schema = PurgeApproval::requested_schema(revision)?;
         println!("requestedSchema of PurgeApproval for {revision}:");
         println!("{}\n", serde_json::to_string_pretty(&schema)?);
