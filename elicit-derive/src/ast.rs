@@ -1,13 +1,18 @@
-//! The input as this crate sees it: a form struct with its fields, or a unit enum with
-//! its variants, each with parsed attributes and its wire name.
+//! The input as the expanders see it, built from `syn` with its attributes parsed by
+//! `attr`: for `#[derive(Elicit)]` a form struct with its fields or a unit enum with its
+//! variants, each with its wire name after serde's renaming ([`Input`]); for
+//! `#[derive(Wizard)]` a struct with its list of steps ([`Wizard`]). This module owns
+//! the shapes each derive accepts (named fields, unit variants, no generics) and reports
+//! the others; rules between values are left to `check`.
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Fields, Ident, Type};
+use syn::{Data, DeriveInput, Fields, Ident, Type, Visibility};
 
-use crate::attr::{self, FieldAttrs, SerdeContainer, SerdeMember, VariantAttrs};
+use crate::attr::{self, SerdeContainer, SerdeMember};
 use crate::ctxt::Ctxt;
 
+/// What `#[derive(Elicit)]` is given.
 pub enum Input<'a> {
     Form(Form<'a>),
     Options(Options<'a>),
@@ -15,6 +20,7 @@ pub enum Input<'a> {
     Invalid,
 }
 
+/// A struct of form fields.
 pub struct Form<'a> {
     pub ident: &'a Ident,
     /// Where the generated code finds `elicit_core` (`#[elicit(crate = "..")]`).
@@ -30,17 +36,20 @@ pub struct Field<'a> {
     /// Span of what decided the wire name (the ident, or serde's `rename`).
     pub wire_span: Span,
     pub ty: &'a Type,
-    pub attrs: FieldAttrs,
+    pub attrs: attr::Field,
     pub doc: Option<String>,
     /// serde fills the field when it is missing (`#[serde(default)]`).
     pub serde_default: bool,
 }
 
+/// A unit enum: the options of a select.
 pub struct Options<'a> {
     pub ident: &'a Ident,
     /// Where the generated code finds `elicit_core` (`#[elicit(crate = "..")]`).
     pub krate: syn::Path,
     pub variants: Vec<Variant<'a>>,
+    /// How many variants the enum declares, skipped ones too.
+    pub declared: usize,
 }
 
 pub struct Variant<'a> {
@@ -56,8 +65,8 @@ fn unraw(ident: &Ident) -> String {
 
 impl<'a> Input<'a> {
     pub fn from_syn(cx: &mut Ctxt, input: &'a DeriveInput) -> Input<'a> {
-        let krate = attr::container(cx, &input.attrs);
-        let serde = SerdeContainer::parse(cx, &input.attrs);
+        let krate = attr::Container::from_ast(cx, &input.attrs).krate;
+        let serde = SerdeContainer::from_ast(cx, &input.attrs);
         if !input.generics.params.is_empty() {
             // A form is one concrete shape sent to a client; it has no parameters.
             cx.error(
@@ -72,8 +81,8 @@ impl<'a> Input<'a> {
                 Fields::Named(named) => {
                     let mut fields = Vec::new();
                     for field in &named.named {
-                        let attrs = FieldAttrs::parse(cx, &field.attrs);
-                        let member = SerdeMember::parse(&field.attrs);
+                        let attrs = attr::Field::from_ast(cx, &field.attrs);
+                        let member = SerdeMember::from_ast(&field.attrs);
                         if let Some(span) = member.flatten {
                             cx.error(
                                 span,
@@ -128,8 +137,8 @@ impl<'a> Input<'a> {
             Data::Enum(data) => {
                 let mut variants = Vec::new();
                 for variant in &data.variants {
-                    let attrs = VariantAttrs::parse(cx, &variant.attrs);
-                    let member = SerdeMember::parse(&variant.attrs);
+                    let attrs = attr::Variant::from_ast(cx, &variant.attrs);
+                    let member = SerdeMember::from_ast(&variant.attrs);
                     if !matches!(variant.fields, Fields::Unit) {
                         cx.error(
                             variant.fields.span(),
@@ -152,7 +161,7 @@ impl<'a> Input<'a> {
                     variants.push(Variant {
                         ident: &variant.ident,
                         wire,
-                        title: attrs.title.map(|t| t.value),
+                        title: attrs.title,
                     });
                 }
                 if data.variants.is_empty() {
@@ -168,6 +177,7 @@ impl<'a> Input<'a> {
                     ident: &input.ident,
                     krate,
                     variants,
+                    declared: data.variants.len(),
                 })
             }
             Data::Union(_) => {
@@ -177,6 +187,69 @@ impl<'a> Input<'a> {
                 );
                 Input::Invalid
             }
+        }
+    }
+}
+
+/// What `#[derive(Wizard)]` is given: a struct of steps, in the order they are asked.
+pub struct Wizard<'a> {
+    pub ident: &'a Ident,
+    pub vis: &'a Visibility,
+    /// `#[wizard(..)]`: where `elicit_core` is, the hooks' context, the default attempts.
+    pub attrs: attr::Wizard,
+    pub steps: Vec<Step<'a>>,
+}
+
+/// A field of the wizard struct: one step, whose type is its form.
+pub struct Step<'a> {
+    pub ident: &'a Ident,
+    /// The identifier without `r#`: the step's name.
+    pub name: String,
+    /// The step's type: a form, or an `Option` of one.
+    pub ty: &'a Type,
+    pub attrs: attr::Step,
+}
+
+impl<'a> Wizard<'a> {
+    pub fn from_syn(cx: &mut Ctxt, input: &'a DeriveInput) -> Wizard<'a> {
+        let attrs = attr::Wizard::from_ast(cx, &input.attrs);
+        if !input.generics.params.is_empty() {
+            cx.error(
+                input.generics.span(),
+                "`Wizard` cannot be derived for a generic type: its steps and saved state have one concrete shape",
+            );
+        }
+        let mut steps = Vec::new();
+        match &input.data {
+            Data::Struct(data) if matches!(data.fields, Fields::Named(_)) => {
+                for field in &data.fields {
+                    let Some(ident) = field.ident.as_ref() else {
+                        continue;
+                    };
+                    steps.push(Step {
+                        ident,
+                        name: unraw(ident),
+                        ty: &field.ty,
+                        attrs: attr::Step::from_ast(cx, ident, &field.attrs),
+                    });
+                }
+                if steps.is_empty() {
+                    cx.error(
+                        input.ident.span(),
+                        "a wizard needs at least one step: a field whose type is a form deriving `Elicit`",
+                    );
+                }
+            }
+            _ => cx.error(
+                input.ident.span(),
+                "`Wizard` is derived for a struct with named fields, one per step",
+            ),
+        }
+        Wizard {
+            ident: &input.ident,
+            vis: &input.vis,
+            attrs,
+            steps,
         }
     }
 }

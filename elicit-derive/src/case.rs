@@ -1,4 +1,6 @@
-//! serde's `rename_all` rules, so wire names match what `Deserialize` reads.
+//! Names: serde's `rename_all` rules, so the wire names `ast` computes match what
+//! `Deserialize` reads, and the splitting of a name into words with which `check` spots
+//! a field that looks like a secret.
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum RenameRule {

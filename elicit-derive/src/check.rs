@@ -1,5 +1,10 @@
-//! Rules that involve more than one value, or the shape of a type: a form must be
-//! something the MCP subset can express and that a client may ask in the open.
+//! The rules run on the `ast` once everything is parsed, those that involve more than
+//! one value or the syntax of a field's type: a form must be something the MCP subset
+//! can express and a client may ask in the open (a field type that can be flat, bounds
+//! in order and a default within them, no secret-looking name, distinct wire names), an
+//! enum must offer at least one option under distinct names, and a wizard's steps must
+//! be distinct. Whether a key fits the field's type is left to the type checker, through
+//! the assertions the expander emits.
 
 use std::collections::HashMap;
 
@@ -7,8 +12,8 @@ use proc_macro2::Span;
 use syn::Type;
 use syn::spanned::Spanned;
 
-use crate::ast::{Field, Form, Options};
-use crate::attr::{Attr, DefaultValue, Number};
+use crate::ast::{Field, Form, Options, Wizard};
+use crate::attr::{DefaultValue, Number, Setting};
 use crate::case::words;
 use crate::ctxt::Ctxt;
 
@@ -48,8 +53,8 @@ pub fn form(cx: &mut Ctxt, form: &Form) {
     }
 }
 
-pub fn options(cx: &mut Ctxt, options: &Options, had_variants: bool) {
-    if options.variants.is_empty() && had_variants && !cx.has_errors() {
+pub fn options(cx: &mut Ctxt, options: &Options) {
+    if options.variants.is_empty() && options.declared > 0 && !cx.has_errors() {
         cx.error(
             options.ident.span(),
             "every variant is skipped: a select needs at least one option",
@@ -71,6 +76,17 @@ pub fn options(cx: &mut Ctxt, options: &Options, had_variants: bool) {
             seen.insert(&variant.wire, variant.ident);
         }
     }
+}
+
+/// Whether the wizard's steps can be expanded: two steps under one name are a field
+/// declared twice, which rustc reports itself (so nothing is added here); expanding
+/// would only repeat that error.
+pub fn wizard(wizard: &Wizard) -> bool {
+    let steps = &wizard.steps;
+    !steps
+        .iter()
+        .enumerate()
+        .any(|(i, s)| steps[..i].iter().any(|t| t.ident == s.ident))
 }
 
 /// Shapes that can never be a form field, told apart by their syntax alone; every
@@ -125,7 +141,7 @@ fn looks_secret(name: &str) -> bool {
 
 /// MCP forbids asking for sensitive data in form mode; such data goes through URL mode.
 fn secret_name(cx: &mut Ctxt, field: &Field) {
-    if field.attrs.not_secret.is_some() {
+    if field.attrs.not_secret {
         return;
     }
     let name = if looks_secret(&field.rust_name) {
@@ -145,8 +161,8 @@ fn secret_name(cx: &mut Ctxt, field: &Field) {
 
 fn ordered<T: PartialOrd + std::fmt::Display>(
     cx: &mut Ctxt,
-    lo: &Option<Attr<T>>,
-    hi: &Option<Attr<T>>,
+    lo: &Option<Setting<T>>,
+    hi: &Option<Setting<T>>,
     (lo_name, hi_name): (&str, &str),
 ) {
     if let (Some(lo), Some(hi)) = (lo, hi)
@@ -183,7 +199,7 @@ fn outside(
     cx: &mut Ctxt,
     span: Span,
     what: String,
-    bound: &Attr<impl std::fmt::Display>,
+    bound: &Setting<impl std::fmt::Display>,
     name: &str,
 ) {
     let mut e = syn::Error::new(span, what);

@@ -1,5 +1,6 @@
-//! An error collector: every stage pushes errors here and carries on, so one build
-//! reports every mistake of the input, each at its own span.
+//! The error collector (serde_derive's `Ctxt`): `attr`, `ast` and `check` push every
+//! error here and carry on, so one build reports every mistake of the input, each at its
+//! own span; the expander turns them into `compile_error!`s next to its output.
 
 use std::fmt::Display;
 

@@ -6,6 +6,8 @@ mod attr;
 mod case;
 mod check;
 mod ctxt;
+/// The expanders, one per derive, each thin: input → `ast` (attributes parsed by `attr`)
+/// → `check` → tokens, errors collected in `ctxt` along the way.
 mod derives {
     pub mod elicit;
     pub mod wizard;

@@ -1,14 +1,18 @@
-//! Code generation for `#[derive(Elicit)]`: the `Elicit` impl of a form struct (the
-//! form in a `static`, built by `const fn`s) or the `Options` impl of a unit enum, and
-//! the compile-time checks that judge field types and values.
+//! `#[derive(Elicit)]`, a thin expander: the input becomes an `ast::Input` (its
+//! `#[elicit(..)]` and serde attributes parsed by `attr`), goes through `check`, and is
+//! turned into tokens here: the `Elicit` impl of a form struct (the form in a `static`,
+//! built by `const fn`s) or the `Options` impl of a unit enum, plus the const
+//! assertions through which the type checker judges what only it can (does a key fit
+//! the field's type, does a value fit its range or its enum); or, when the input has
+//! errors, the errors and a stub impl that keeps uses of the type quiet.
 
 use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
+use syn::DeriveInput;
 use syn::spanned::Spanned;
-use syn::{Data, DeriveInput};
 
 use crate::ast::{Field, Form, Input, Options};
-use crate::attr::{DefaultValue, Number};
+use crate::attr::{DefaultValue, Format, Number, Setting};
 use crate::check;
 use crate::ctxt::Ctxt;
 
@@ -27,8 +31,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             quote!(#body #checks)
         }
         Input::Options(options) => {
-            let had_variants = matches!(&input.data, Data::Enum(e) if !e.variants.is_empty());
-            check::options(&mut cx, options, had_variants);
+            check::options(&mut cx, options);
             options_impl(options, cx.has_errors())
         }
         Input::Invalid => TokenStream::new(),
@@ -147,18 +150,17 @@ fn field_spec(krate: &syn::Path, field: &Field) -> TokenStream {
     let format = opt(
         krate,
         a.format.as_ref().map(|f| {
-            let variant = match f.value.as_str() {
-                "email" => quote!(Email),
-                "uri" => quote!(Uri),
-                "date" => quote!(Date),
-                _ => quote!(DateTime),
+            let variant = match f.value {
+                Format::Email => quote!(Email),
+                Format::Uri => quote!(Uri),
+                Format::Date => quote!(Date),
+                Format::DateTime => quote!(DateTime),
             };
             quote!(#p::Format::#variant)
         }),
     );
-    let number = |n: &Option<crate::attr::Attr<Number>>| {
-        opt(krate, n.as_ref().map(|n| number_lit(krate, &n.value)))
-    };
+    let number =
+        |n: &Option<Setting<Number>>| opt(krate, n.as_ref().map(|n| number_lit(krate, &n.value)));
     let minimum = number(&a.minimum);
     let maximum = number(&a.maximum);
     let default = opt(
