@@ -147,19 +147,10 @@ fn check_options(options: &[Choice]) -> Result<(), String> {
     }
 }
 
-/// A name that occurs twice. Lists are short (fields, options): comparing each with
-/// those before it costs less than hashing and allocates nothing, up to a few dozen;
-/// longer ones are sorted.
+/// The first name, in order, that occurs a second time.
 fn repeated<T>(items: &[T], name: impl Fn(&T) -> &str) -> Option<&str> {
-    if items.len() <= 32 {
-        return (1..items.len()).find_map(|i| {
-            let n = name(&items[i]);
-            items[..i].iter().any(|b| name(b) == n).then_some(n)
-        });
-    }
-    let mut names: Vec<&str> = items.iter().map(name).collect();
-    names.sort_unstable();
-    names.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    items.iter().map(name).find(|n| !seen.insert(*n))
 }
 
 #[cfg(test)]
