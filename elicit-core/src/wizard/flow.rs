@@ -1,0 +1,524 @@
+//! Running a wizard: [`Flow`] asks its steps one [`Request`] at a time, takes the
+//! answers, and ends with an [`Outcome`].
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::state::{End, Pending, Record, StateError, WizardState};
+use super::step::StepForm;
+use super::{Rejection, Wizard};
+use crate::answer::{Action, AnswerError, Strictness};
+use crate::form::{Form, RequestedSchema, Revision, SchemaError};
+
+/// A step of a flow, by position and name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StepId {
+    /// Position, from 0.
+    pub index: usize,
+    /// The step's field name.
+    pub name: &'static str,
+}
+
+impl fmt::Display for StepId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "step {} (`{}`)", self.index + 1, self.name)
+    }
+}
+
+/// How a flow ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome<W> {
+    /// Every step answered (or skipped): the typed result.
+    Completed(W),
+    /// The user declined a required step.
+    Declined(StepId),
+    /// The user cancelled at a step.
+    Cancelled(StepId),
+    /// A step failed as many times as it may; `reason` is the last problem.
+    Failed {
+        /// The step that failed.
+        step: StepId,
+        /// The last validation message or check rejection.
+        reason: String,
+    },
+}
+
+/// The next form to show.
+#[derive(Clone, Debug)]
+pub struct Request {
+    step: StepId,
+    message: Message,
+    form: StepForm,
+    revision: Revision,
+    attempt: u32,
+}
+
+impl Request {
+    /// Which step asks.
+    pub fn step(&self) -> StepId {
+        self.step
+    }
+
+    /// The message to send (with the reason when a step is asked again).
+    pub fn message(&self) -> &str {
+        match &self.message {
+            Message::Static(message) => message,
+            Message::InForm => self.form.message().unwrap_or_default(),
+            Message::Owned(message) => message,
+        }
+    }
+
+    /// The form, with runtime choices and defaults applied.
+    pub fn form(&self) -> &Form {
+        &self.form
+    }
+
+    /// The `requestedSchema` for the peer's revision.
+    pub fn requested_schema(&self) -> RequestedSchema<'_> {
+        // `poll` has checked that the revision can express the form.
+        RequestedSchema::new_unchecked(&self.form, self.revision)
+    }
+
+    /// How many answers to this step failed before (0 on the first ask).
+    pub fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// The `params` of an `elicitation/create` request (form mode), as a
+    /// `serde_json::Value` (what an SDK that takes a `Value` needs).
+    pub fn to_params(&self) -> Value {
+        // Serializing plain maps, strings and numbers into a `Value` cannot fail.
+        serde_json::to_value(self.params()).unwrap_or(Value::Null)
+    }
+
+    /// The same `params`, serialized straight from the form: write it to the wire
+    /// (`serde_json::to_writer`) without building a `Value` first.
+    ///
+    /// ```
+    /// # use elicit_core::wizard::{Flow, Poll};
+    /// # use elicit_core::{Elicit, Revision, Wizard};
+    /// # #[derive(Elicit, serde::Deserialize)]
+    /// # struct Name { name: String }
+    /// # #[derive(Wizard)]
+    /// # struct SignUp { #[step(message = "Your name?")] name: Name }
+    /// let mut flow = Flow::<SignUp>::new();
+    /// let Poll::Ask(request) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
+    /// let wire = serde_json::to_string(&request.params())?;
+    /// assert_eq!(serde_json::from_str::<serde_json::Value>(&wire)?, request.to_params());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn params(&self) -> FormParams<'_> {
+        FormParams {
+            message: self.message(),
+            schema: self.requested_schema(),
+        }
+    }
+}
+
+/// Where a [`Request`]'s message is.
+#[derive(Clone, Debug)]
+enum Message {
+    /// The step's static message.
+    Static(&'static str),
+    /// The `prepare` hook's, kept in the step's built form.
+    InForm,
+    /// Composed for this ask (with the reason an answer was refused).
+    Owned(String),
+}
+
+/// The `params` of a form-mode `elicitation/create` request, serialized straight to
+/// JSON; see [`Request::params`].
+#[derive(Clone, Copy, Debug)]
+pub struct FormParams<'a> {
+    message: &'a str,
+    schema: RequestedSchema<'a>,
+}
+
+impl Serialize for FormParams<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let with_mode = self.schema.revision() >= Revision::V2025_11_25;
+        let mut map = serializer.serialize_map(Some(2 + usize::from(with_mode)))?;
+        if with_mode {
+            map.serialize_entry("mode", "form")?;
+        }
+        map.serialize_entry("message", self.message)?;
+        map.serialize_entry("requestedSchema", &self.schema)?;
+        map.end()
+    }
+}
+
+/// What [`Flow::poll`] returns.
+#[derive(Debug)]
+pub enum Poll<W> {
+    /// Show this form and hand the answer to [`Flow::answer`].
+    Ask(Request),
+    /// The flow is over.
+    Done(Outcome<W>),
+}
+
+/// A flow cannot go on.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WizardError {
+    /// The outcome was already returned.
+    Finished,
+    /// [`Flow::answer`] was called with no question pending: call [`Flow::poll`] first.
+    NotAsked,
+    /// The peer's revision cannot express a step's form.
+    Schema(SchemaError),
+    /// A `prepare` hook asked for something the step's form cannot take
+    /// (a programming error in the hook).
+    Prepare {
+        /// The step.
+        step: StepId,
+        /// What was wrong.
+        message: String,
+    },
+    /// The client's result is malformed or has an unknown action.
+    Answer(AnswerError),
+    /// A saved state cannot be restored.
+    State(StateError),
+}
+
+impl fmt::Display for WizardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WizardError::Finished => f.write_str("the flow has already ended"),
+            WizardError::NotAsked => {
+                f.write_str("no question is pending: poll the flow before answering")
+            }
+            WizardError::Schema(e) => e.fmt(f),
+            WizardError::Prepare { step, message } => {
+                write!(f, "the prepare hook of {step} is invalid: {message}")
+            }
+            WizardError::Answer(e) => e.fmt(f),
+            WizardError::State(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WizardError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WizardError::Schema(e) => Some(e),
+            WizardError::Answer(e) => Some(e),
+            WizardError::State(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// A running flow of the wizard `W`.
+///
+/// ```
+/// use elicit_core::wizard::{Flow, Outcome, Poll};
+/// use elicit_core::{Elicit, Revision, Wizard};
+/// use serde::Deserialize;
+/// use serde_json::json;
+///
+/// #[derive(Elicit, Deserialize)]
+/// struct Name {
+///     #[elicit(title = "Your name", min_length = 1)]
+///     name: String,
+/// }
+///
+/// #[derive(Elicit, Deserialize)]
+/// struct Age {
+///     #[elicit(minimum = 0, maximum = 150)]
+///     age: u8,
+/// }
+///
+/// #[derive(Wizard)]
+/// struct SignUp {
+///     #[step(message = "What is your name?")]
+///     name: Name,
+///     #[step(message = "How old are you?")]
+///     age: Age,
+/// }
+///
+/// let mut flow = Flow::<SignUp>::new();
+/// let answers = [json!({"name": "Ada"}), json!({"age": 36})];
+/// for answer in &answers {
+///     let Poll::Ask(request) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
+///     assert!(!request.message().is_empty());
+///     flow.answer(&(), "accept", Some(answer))?;
+/// }
+/// match flow.poll(&(), Revision::V2025_11_25)? {
+///     Poll::Done(Outcome::Completed(s)) => assert_eq!((s.name.name.as_str(), s.age.age), ("Ada", 36)),
+///     _ => unreachable!("every step was answered"),
+/// }
+/// # Ok::<(), elicit_core::wizard::WizardError>(())
+/// ```
+pub struct Flow<W: Wizard> {
+    state: WizardState,
+    progress: W::Progress,
+    strictness: Strictness,
+    _wizard: PhantomData<fn() -> W>,
+}
+
+impl<W: Wizard> fmt::Debug for Flow<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Flow")
+            .field("wizard", &W::NAME)
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<W: Wizard> Default for Flow<W> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<W: Wizard> Flow<W> {
+    /// A flow at its first step.
+    pub fn new() -> Self {
+        Flow {
+            state: WizardState::new::<W>(),
+            progress: W::Progress::default(),
+            strictness: Strictness::Strict,
+            _wizard: PhantomData,
+        }
+    }
+
+    /// Reads answers with the given [`Strictness`] (strict by default).
+    pub fn with_strictness(mut self, strictness: Strictness) -> Self {
+        self.strictness = strictness;
+        self
+    }
+
+    /// The state to save (serialize it with serde).
+    pub fn state(&self) -> &WizardState {
+        &self.state
+    }
+
+    /// Takes the state out of the flow.
+    pub fn into_state(self) -> WizardState {
+        self.state
+    }
+
+    /// Restores a flow from a saved state. Every recorded answer is parsed again and
+    /// every offered choice re-checked, so a state that does not fit this wizard is a
+    /// typed error, never a panic.
+    pub fn restore(mut state: WizardState) -> Result<Self, StateError> {
+        let progress = state.restore::<W>()?;
+        Ok(Flow {
+            state,
+            progress,
+            strictness: Strictness::Strict,
+            _wizard: PhantomData,
+        })
+    }
+
+    /// The answers so far.
+    pub fn progress(&self) -> &W::Progress {
+        &self.progress
+    }
+
+    fn step_id(index: usize) -> StepId {
+        StepId {
+            index,
+            name: W::STEPS[index].name,
+        }
+    }
+
+    /// The next thing to do: a form to show for `revision`, or the outcome.
+    pub fn poll(&mut self, ctx: &W::Context, revision: Revision) -> Result<Poll<W>, WizardError> {
+        let index = self.state.done.len();
+        match &self.state.end {
+            None => {}
+            Some(End::Completed) => return Err(WizardError::Finished),
+            Some(End::Declined) => return Ok(Poll::Done(Outcome::Declined(Self::step_id(index)))),
+            Some(End::Cancelled) => {
+                return Ok(Poll::Done(Outcome::Cancelled(Self::step_id(index))));
+            }
+            Some(End::Failed { reason }) => {
+                return Ok(Poll::Done(Outcome::Failed {
+                    step: Self::step_id(index),
+                    reason: reason.clone(),
+                }));
+            }
+        }
+        loop {
+            let index = self.state.done.len();
+            if index == W::STEPS.len() {
+                self.state.end = Some(End::Completed);
+                let progress = std::mem::take(&mut self.progress);
+                return match W::finish(progress) {
+                    Some(done) => Ok(Poll::Done(Outcome::Completed(done))),
+                    None => Err(WizardError::State(StateError::Corrupt(
+                        "a required step has no answer".into(),
+                    ))),
+                };
+            }
+            if self.state.pending.is_none() {
+                if W::skip(ctx, &self.progress, index) {
+                    self.state.done.push(Record::Skipped);
+                    continue;
+                }
+                let prepared = W::prepare(ctx, &self.progress, index).unwrap_or_default();
+                self.state.pending = Some(Pending {
+                    reason: None,
+                    prepared,
+                });
+            }
+            return self.request(index, revision).map(Poll::Ask);
+        }
+    }
+
+    /// The pending step's form, built on first use.
+    fn step_form(&mut self, index: usize) -> Result<StepForm, WizardError> {
+        let Some(pending) = self.state.pending.as_mut() else {
+            return Err(WizardError::NotAsked);
+        };
+        pending
+            .prepared
+            .apply(W::form(index))
+            .map_err(|message| WizardError::Prepare {
+                step: Self::step_id(index),
+                message,
+            })
+    }
+
+    fn request(&mut self, index: usize, revision: Revision) -> Result<Request, WizardError> {
+        let step = Self::step_id(index);
+        let form = self.step_form(index)?;
+        let Some(pending) = self.state.pending.as_ref() else {
+            return Err(WizardError::NotAsked);
+        };
+        form.requested_schema(revision)
+            .map_err(WizardError::Schema)?;
+        let message = match (&pending.reason, pending.prepared.saved_message()) {
+            (None, None) => Message::Static(W::STEPS[index].message),
+            // Built with the form: the request shares it.
+            (None, Some(_)) if form.message().is_some() => Message::InForm,
+            (None, Some(message)) => Message::Owned(message.to_owned()),
+            (Some(reason), message) => {
+                let base = message.unwrap_or(W::STEPS[index].message);
+                Message::Owned(format!("{reason}\n\n{base}"))
+            }
+        };
+        Ok(Request {
+            step,
+            message,
+            form,
+            revision,
+            attempt: self.state.attempts,
+        })
+    }
+
+    /// Hands the client's answer to the pending question. An invalid or rejected answer
+    /// is not an error: the next [`poll`](Self::poll) asks again with the reason, until
+    /// the step's attempts run out.
+    pub fn answer(
+        &mut self,
+        ctx: &W::Context,
+        action: &str,
+        content: Option<&Value>,
+    ) -> Result<(), WizardError> {
+        if let Accepted::AsSent = self.take_answer(ctx, action, content)? {
+            // Saved in the state as sent: the one copy of the answer.
+            self.advance(Record::Answered(content.cloned().unwrap_or(Value::Null)));
+        }
+        Ok(())
+    }
+
+    /// [`answer`](Self::answer) for content the caller owns (a server holding the
+    /// client's result): the answer moves into the state instead of being copied.
+    pub fn answer_value(
+        &mut self,
+        ctx: &W::Context,
+        action: &str,
+        content: Option<Value>,
+    ) -> Result<(), WizardError> {
+        if let Accepted::AsSent = self.take_answer(ctx, action, content.as_ref())? {
+            self.advance(Record::Answered(content.unwrap_or(Value::Null)));
+        }
+        Ok(())
+    }
+
+    /// Everything of [`answer`](Self::answer) but saving an answer accepted as sent,
+    /// which the caller does (copying or moving it).
+    fn take_answer(
+        &mut self,
+        ctx: &W::Context,
+        action: &str,
+        content: Option<&Value>,
+    ) -> Result<Accepted, WizardError> {
+        if self.state.end.is_some() {
+            return Err(WizardError::Finished);
+        }
+        let index = self.state.done.len();
+        if self.state.pending.is_none() {
+            return Err(WizardError::NotAsked);
+        }
+        let info = W::STEPS[index];
+        let action = Action::parse(action).map_err(WizardError::Answer)?;
+        match action {
+            Action::Accept => {}
+            Action::Decline if info.optional => {
+                self.advance(Record::Skipped);
+                return Ok(Accepted::Handled);
+            }
+            Action::Decline => {
+                self.end(End::Declined);
+                return Ok(Accepted::Handled);
+            }
+            Action::Cancel => {
+                self.end(End::Cancelled);
+                return Ok(Accepted::Handled);
+            }
+        }
+        let form = self.step_form(index)?;
+        let checked = form.validate(content, self.strictness);
+        let problem = match checked {
+            Ok(valid) => match W::accept(Some(ctx), &mut self.progress, index, &valid) {
+                Ok(()) => {
+                    return Ok(match valid {
+                        Cow::Borrowed(_) => Accepted::AsSent,
+                        Cow::Owned(filled) => {
+                            self.advance(Record::Answered(filled));
+                            Accepted::Handled
+                        }
+                    });
+                }
+                Err(Rejection::Check(reason)) => reason,
+                Err(Rejection::Parse(e)) => format!("the answer could not be read: {e}"),
+            },
+            Err(e) => e.to_string(),
+        };
+        self.state.attempts += 1;
+        if self.state.attempts >= info.attempts {
+            self.end(End::Failed { reason: problem });
+        } else if let Some(pending) = &mut self.state.pending {
+            pending.reason = Some(problem);
+        }
+        Ok(Accepted::Handled)
+    }
+
+    fn end(&mut self, end: End) {
+        self.state.pending = None;
+        self.state.attempts = 0;
+        self.state.end = Some(end);
+    }
+
+    fn advance(&mut self, record: Record) {
+        self.state.done.push(record);
+        self.state.pending = None;
+        self.state.attempts = 0;
+    }
+}
+
+/// What [`Flow::take_answer`] left to its caller.
+enum Accepted {
+    /// The answer was accepted as sent and is still to be saved.
+    AsSent,
+    /// Nothing left to do: the step advanced, ended or asks again.
+    Handled,
+}
