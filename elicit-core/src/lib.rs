@@ -74,7 +74,7 @@ pub use answer::{Action, AnswerError, Confirm, Elicit, Elicitation, Strictness, 
 pub use form::{Choice, Field, FieldKind, Form, Format, Options, RequestedSchema, Revision};
 
 /// Derives [`Elicit`] for a struct of form fields, or the options of a select for a
-/// unit enum. See the crate documentation and the README for the attributes.
+/// unit enum. The attributes are described in `docs/attributes.md` in the repository.
 #[cfg(feature = "derive")]
 pub use elicit_derive::Elicit;
 
@@ -87,3 +87,23 @@ pub use wizard::Wizard;
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The examples of `docs/attributes.md`, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/attributes.md")]
+pub struct AttributesDoctests;
+
+/// The examples of `docs/wizards.md`, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/wizards.md")]
+pub struct WizardsDoctests;
+
+/// The examples of `docs/mcp.md`, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/mcp.md")]
+pub struct McpDoctests;
+
+/// The examples of `docs/clients.md`, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/clients.md")]
+pub struct ClientsDoctests;
