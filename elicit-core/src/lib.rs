@@ -98,8 +98,8 @@ pub struct AttributesDoctests;
 #[doc = include_str!("../../docs/wizards.md")]
 pub struct WizardsDoctests;
 
-/// The examples of `docs/mcp.md`, compiled as doctests.
-#[cfg(doctest)]
+/// The examples of `docs/mcp.md`, compiled as doctests (they need the `rmcp` feature).
+#[cfg(all(doctest, feature = "rmcp"))]
 #[doc = include_str!("../../docs/mcp.md")]
 pub struct McpDoctests;
 
