@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::hint::black_box;
 
 use criterion::{
-    BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
+    BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
 };
 use elicit_benches::{Form5, Form20, FormEnums, form_enums_answer, form5_answer, form20_answer};
 use elicit_core::{Elicit, Revision, Strictness};
@@ -36,22 +36,6 @@ fn group<T: Elicit>(g: &mut BenchmarkGroup<'_, WallTime>, answer: Value) {
     // `from_value` consumes its input: the clone is part of its cost from a borrowed result.
     g.bench_function("serde_from_value_clone", |b| {
         b.iter(|| serde_json::from_value::<T>(black_box(&answer).clone()).unwrap())
-    });
-    // Both from an owned value, as a server holds the client's result: the clone is made
-    // outside the timing, and each side ends with the value consumed or dropped.
-    g.bench_function("elicit_from_content_owned", |b| {
-        b.iter_batched(
-            || answer.clone(),
-            |v| T::from_content_owned(Some(v)).unwrap(),
-            BatchSize::SmallInput,
-        )
-    });
-    g.bench_function("serde_from_value_owned", |b| {
-        b.iter_batched(
-            || answer.clone(),
-            |v| serde_json::from_value::<T>(v).unwrap(),
-            BatchSize::SmallInput,
-        )
     });
     // The same parse without the clone: serde_json deserializing from `&Value`.
     g.bench_function("serde_deserialize_ref", |b| {

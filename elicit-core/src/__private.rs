@@ -46,15 +46,6 @@ pub enum Shape {
     MultiSelect(&'static [Choice]),
 }
 
-impl Shape {
-    pub const fn min_revision(self) -> Revision {
-        match self {
-            Shape::MultiSelect(_) => Revision::V2025_11_25,
-            _ => Revision::V2025_06_18,
-        }
-    }
-}
-
 /// A type that can be one field of an elicitation form.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an elicitation form",
@@ -65,7 +56,6 @@ impl Shape {
 pub trait FormField {
     const SHAPE: Shape;
     const REQUIRED: bool = true;
-    const MIN_REVISION: Revision = Self::SHAPE.min_revision();
 }
 
 macro_rules! integers {
@@ -486,15 +476,4 @@ const fn opt_cow(s: Option<&'static str>) -> Option<Cow<'static, str>> {
         Some(s) => Some(Cow::Borrowed(s)),
         None => None,
     }
-}
-
-/// The latest of the revisions the fields need.
-pub const fn max_revision(revisions: &[Revision]) -> Revision {
-    let mut r = Revision::V2025_06_18;
-    let mut i = 0;
-    while i < revisions.len() {
-        r = r.max(revisions[i]);
-        i += 1;
-    }
-    r
 }

@@ -9,7 +9,7 @@
 //! answer into a validated, typed [`Elicitation`].
 //!
 //! ```
-//! use elicit_core::{Elicit, Elicitation, Revision};
+//! use elicit_core::{Action, Elicit, Elicitation, Revision};
 //! use serde::Deserialize;
 //! use serde_json::json;
 //!
@@ -38,7 +38,7 @@
 //! );
 //!
 //! let content = json!({"checkAlternatives": true, "newDate": "2025-02-03"});
-//! match Elicitation::<Alternatives>::from_result("accept", Some(&content))? {
+//! match Elicitation::<Alternatives>::from_result(Action::Accept, Some(&content))? {
 //!     Elicitation::Accept(a) if a.check_alternatives => {
 //!         assert_eq!(a.new_date.as_deref(), Some("2025-02-03"))
 //!     }
@@ -47,7 +47,7 @@
 //! }
 //!
 //! let bad = json!({"checkAlternatives": true, "newDate": "Feb 3"});
-//! let err = Elicitation::<Alternatives>::from_result("accept", Some(&bad)).unwrap_err();
+//! let err = Elicitation::<Alternatives>::from_result(Action::Accept, Some(&bad)).unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
 //!     "New Date: not a date in the form YYYY-MM-DD (such as 2025-02-01)"

@@ -255,7 +255,7 @@ fn check_field(form: &Form, name: &str, value: Value) -> Result<(), String> {
         Err(elicit_core::AnswerError::Invalid(errors)) => {
             let mine: Vec<String> = errors
                 .for_field(name)
-                .map(|e| e.problem.to_string())
+                .map(|e| e.problem().to_string())
                 .collect();
             if mine.is_empty() {
                 Ok(())
@@ -270,7 +270,7 @@ fn check_field(form: &Form, name: &str, value: Value) -> Result<(), String> {
 /// What to show next to a field: its kind, limits and whether it may stay empty.
 fn hint(field: &Field) -> String {
     let mut parts = Vec::new();
-    match &field.kind {
+    match field.kind() {
         FieldKind::String {
             format,
             min_length,
@@ -325,10 +325,10 @@ fn hint(field: &Field) -> String {
         // A kind this client does not know yet: its type says enough.
         _ => {}
     }
-    if !field.required {
+    if !field.required() {
         parts.push("optional".to_owned());
     }
-    if let Some(d) = &field.description {
+    if let Some(d) = field.description() {
         parts.push(d.to_string());
     }
     parts.join(", ")
@@ -350,9 +350,9 @@ fn shown(field: &Field, value: Option<&Value>) -> String {
     };
     let label = |v: &str| {
         field
-            .kind
+            .kind()
             .options()
-            .and_then(|o| o.iter().find(|c| c.value == v))
+            .and_then(|o| o.iter().find(|c| c.value() == v))
             .map_or_else(|| v.to_owned(), |c| c.label().to_owned())
     };
     match value {
@@ -371,9 +371,9 @@ fn shown(field: &Field, value: Option<&Value>) -> String {
 /// The value already given or pre-filled for `field`.
 fn current(field: &Field, answers: &Map<String, Value>) -> Option<Value> {
     answers
-        .get(&*field.name)
+        .get(field.name())
         .cloned()
-        .or_else(|| field.kind.default_value())
+        .or_else(|| field.kind().default_value())
 }
 
 /// Asks one field; `Ok(None)` leaves it empty; `Err(())` is Esc.
@@ -385,9 +385,9 @@ fn ask_field(
 ) -> Result<Option<Value>, ()> {
     let label = field.label();
     let help = hint(field);
-    let name = &*field.name;
-    let optional = !field.required;
-    match &field.kind {
+    let name = field.name();
+    let optional = !field.required();
+    match field.kind() {
         FieldKind::Boolean { .. } => {
             let d = now.as_ref().and_then(Value::as_bool);
             p.confirm(label, &help, d)
@@ -402,12 +402,12 @@ fn ask_field(
             let start = now
                 .as_ref()
                 .and_then(Value::as_str)
-                .and_then(|v| options.iter().position(|c| c.value == v))
+                .and_then(|v| options.iter().position(|c| c.value() == v))
                 .unwrap_or(0);
             let i = p
                 .choose(&format!("{label} ({help})"), &labels, start)
                 .ok_or(())?;
-            Ok(options.get(i).map(|c| Value::from(c.value.as_ref())))
+            Ok(options.get(i).map(|c| Value::from(c.value())))
         }
         FieldKind::MultiSelect { options, .. } => {
             let labels: Vec<String> = options.iter().map(|c| c.label().to_owned()).collect();
@@ -416,7 +416,7 @@ fn ask_field(
                 .and_then(Value::as_array)
                 .map(|a| {
                     a.iter()
-                        .filter_map(|v| options.iter().position(|c| Some(&*c.value) == v.as_str()))
+                        .filter_map(|v| options.iter().position(|c| Some(c.value()) == v.as_str()))
                         .collect()
                 })
                 .unwrap_or_default();
@@ -424,7 +424,7 @@ fn ask_field(
                 Value::Array(
                     picked
                         .iter()
-                        .map(|i| Value::from(options[*i].value.as_ref()))
+                        .map(|i| Value::from(options[*i].value()))
                         .collect(),
                 )
             };
@@ -490,7 +490,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>) -> Reply {
         match ask_field(p, form, field, current(field, &answers)) {
             Err(()) => return Reply::Cancel,
             Ok(Some(v)) => {
-                answers.insert(field.name.to_string(), v);
+                answers.insert(field.name().to_string(), v);
             }
             Ok(None) => {}
         }
@@ -502,7 +502,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>) -> Reply {
             p.say(&format!(
                 "  {}: {}",
                 field.label(),
-                shown(field, answers.get(&*field.name))
+                shown(field, answers.get(field.name()))
             ));
         }
         let mut menu = vec!["Submit".to_owned()];
@@ -527,10 +527,10 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>) -> Reply {
                 match ask_field(p, form, field, current(field, &answers)) {
                     Err(()) => return Reply::Cancel,
                     Ok(Some(v)) => {
-                        answers.insert(field.name.to_string(), v);
+                        answers.insert(field.name().to_string(), v);
                     }
                     Ok(None) => {
-                        answers.remove(&*field.name);
+                        answers.remove(field.name());
                     }
                 }
             }

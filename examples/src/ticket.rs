@@ -69,13 +69,13 @@ impl Cinema {
         let Some(show) = self.shows.get_mut(date) else {
             return false;
         };
-        if !show.seats.iter().any(|s| s.value == seat) {
+        if !show.seats.iter().any(|s| s.value() == seat) {
             return false;
         }
         let left = show
             .seats
             .iter()
-            .filter(|s| s.value != seat)
+            .filter(|s| s.value() != seat)
             .cloned()
             .collect();
         *show = Show::new(date, left);

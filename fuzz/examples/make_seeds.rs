@@ -5,6 +5,7 @@
 //! states at each step, real sealed tokens, and each form's `requestedSchema` per
 //! revision. Tokens carry a random nonce, so rerunning changes those files.
 
+use elicit_core::Action;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -134,7 +135,7 @@ fn ticket_states() -> Vec<Value> {
             panic!("the ticket wizard asks")
         };
         states.push(serde_json::to_value(flow.state()).expect("state"));
-        flow.answer(&cinema, "accept", Some(answer))
+        flow.answer(&cinema, Action::Accept, Some(answer.clone()))
             .expect("answer");
     }
     let Ok(Poll::Done(_)) = flow.poll(&cinema, rev) else {
@@ -152,8 +153,8 @@ fn survey_state() -> Value {
     };
     flow.answer(
         &(),
-        "accept",
-        Some(&json!({"email": "ada@example.com", "count": 1, "verified": true})),
+        Action::Accept,
+        Some(json!({"email": "ada@example.com", "count": 1, "verified": true})),
     )
     .expect("answer");
     let Ok(Poll::Ask(_)) = flow.poll(&(), rev) else {

@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
         }
         // ... or a whole `ElicitResult`.
         elicit_fuzz::for_each_form!(check_whole_result(&value));
-        if let Ok((action, content)) = elicit_core::answer::split_result(&value) {
+        if let Some((action, content)) = elicit_fuzz::split_result(&value) {
             elicit_fuzz::check_confirm(action, content);
         }
     } else {

@@ -7,15 +7,15 @@
 //! side's validator takes as it is.
 #![no_main]
 
-use elicit_core::answer::split_result;
 use elicit_core::client::{Reply, elicit_result, read_schema, read_schema_in_order};
 use elicit_core::form::SchemaError;
 use elicit_core::{Form, Revision, Strictness};
+use elicit_fuzz::split_result;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
 fn names(form: &Form) -> Vec<String> {
-    form.fields().iter().map(|f| f.name.to_string()).collect()
+    form.fields().iter().map(|f| f.name().to_string()).collect()
 }
 
 fn check_reply(form: &Form, answer: &Value) {

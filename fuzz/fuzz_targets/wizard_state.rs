@@ -9,6 +9,7 @@
 
 use std::sync::OnceLock;
 
+use elicit_core::Action;
 use elicit_core::seal::{Key, Keyring, SealError, Sealer};
 use elicit_core::wizard::{Flow, Poll, StateError, WizardState};
 use elicit_core::{Revision, Strictness};
@@ -37,8 +38,12 @@ fn real_token() -> &'static str {
         let mut flow = Flow::<TicketOrder>::new();
         let rev = Revision::V2026_07_28;
         assert!(matches!(flow.poll(cinema(), rev), Ok(Poll::Ask(_))));
-        flow.answer(cinema(), "accept", Some(&json!({"date": "2025-02-03"})))
-            .expect("a valid date");
+        flow.answer(
+            cinema(),
+            Action::Accept,
+            Some(json!({"date": "2025-02-03"})),
+        )
+        .expect("a valid date");
         assert!(matches!(flow.poll(cinema(), rev), Ok(Poll::Ask(_))));
         let token = sealer()
             .seal_at(&binding(), flow.state(), NOW)

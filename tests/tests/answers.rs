@@ -2,12 +2,28 @@
 //! client's answer, every malformed shape is refused with an error a user can read,
 //! and no input, however hostile, makes validation panic.
 
-use elicit_core::answer::{Problem, split_result};
+use elicit_core::Action;
+use elicit_core::answer::Problem;
 use elicit_core::{AnswerError, Elicit, Elicitation, Format, Strictness};
 use elicit_examples::forms::{Everything, Popcorn, PurgeApproval, Size, Topping};
 use elicit_examples::ticket::Snacks;
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+/// Reads an accepted answer's `content` with `strictness`, as `Elicitation::from_result_with` does.
+fn read_with<T: Elicit>(content: Option<&Value>, strictness: Strictness) -> Result<T, AnswerError> {
+    Elicitation::<T>::from_result_with(Action::Accept, content, strictness)
+        .map(|e| e.accepted().expect("an accept reads as Accept"))
+}
+
+/// The same through `Form::validate_owned`, for content the caller owns.
+fn read_owned_with<T: Elicit>(
+    content: Option<Value>,
+    strictness: Strictness,
+) -> Result<T, AnswerError> {
+    let valid = T::form().validate_owned(content, strictness)?;
+    T::deserialize(valid).map_err(AnswerError::Parse)
+}
 
 #[derive(Debug, PartialEq, Elicit, Deserialize)]
 struct Text {
@@ -80,11 +96,11 @@ fn problems<T: Elicit + std::fmt::Debug>(
     content: Value,
     strictness: Strictness,
 ) -> Vec<(String, Problem)> {
-    match T::from_content_with(Some(&content), strictness) {
+    match read_with::<T>(Some(&content), strictness) {
         Err(AnswerError::Invalid(errors)) => errors
             .errors()
             .iter()
-            .map(|e| (e.field.to_string(), e.problem.clone()))
+            .map(|e| (e.field().to_string(), e.problem().clone()))
             .collect(),
         other => panic!("expected field problems for {content}, got {other:?}"),
     }
@@ -116,7 +132,7 @@ fn ok<T: Elicit>(content: Value) -> T {
 #[test]
 fn the_three_actions() {
     let content = json!({"buckets": 2});
-    let accepted = Elicitation::<Popcorn>::from_result("accept", Some(&content)).unwrap();
+    let accepted = Elicitation::<Popcorn>::from_result(Action::Accept, Some(&content)).unwrap();
     assert_eq!(
         accepted,
         Elicitation::Accept(Popcorn {
@@ -134,11 +150,11 @@ fn the_three_actions() {
         Some(Value::Null),
     ] {
         assert_eq!(
-            Elicitation::<Popcorn>::from_result("decline", content.as_ref()).unwrap(),
+            Elicitation::<Popcorn>::from_result(Action::Decline, content.as_ref()).unwrap(),
             Elicitation::Decline
         );
         assert_eq!(
-            Elicitation::<Popcorn>::from_result("cancel", content.as_ref()).unwrap(),
+            Elicitation::<Popcorn>::from_result(Action::Cancel, content.as_ref()).unwrap(),
             Elicitation::Cancel
         );
     }
@@ -149,8 +165,12 @@ fn unknown_actions_name_the_allowed_ones() {
     for action in [
         "reject", "Accept", "ACCEPT", "accepted", "", " accept", "ok", "deny",
     ] {
-        let err =
-            Elicitation::<Popcorn>::from_result(action, Some(&json!({"buckets": 1}))).unwrap_err();
+        let result = json!({"action": action, "content": {"buckets": 1}});
+        let err = Elicitation::<Popcorn>::from_value(&result).unwrap_err();
+        assert_eq!(
+            action.parse::<Action>().unwrap_err().to_string(),
+            err.to_string()
+        );
         assert!(
             matches!(&err, AnswerError::UnknownAction(a) if a == action),
             "{err:?}"
@@ -164,17 +184,13 @@ fn unknown_actions_name_the_allowed_ones() {
     }
     // A huge action string is not echoed whole.
     let long = "x".repeat(100_000);
-    let err = Elicitation::<Popcorn>::from_result(&long, None).unwrap_err();
+    let err = Elicitation::<Popcorn>::from_value(&json!({"action": long})).unwrap_err();
     assert!(err.to_string().len() < 200, "{}", err.to_string().len());
 }
 
 #[test]
 fn whole_results() {
     let r = json!({"action": "accept", "content": {"buckets": 3}});
-    assert_eq!(
-        split_result(&r).unwrap(),
-        ("accept", Some(&json!({"buckets": 3})))
-    );
     assert!(matches!(
         Elicitation::<Popcorn>::from_value(&r).unwrap(),
         Elicitation::Accept(Popcorn { buckets: 3, .. })
@@ -219,15 +235,16 @@ fn whole_results() {
 fn accept_without_content() {
     // Missing or null content is read as an empty answer: required fields are missing...
     for content in [None, Some(Value::Null)] {
-        let err = Elicitation::<Popcorn>::from_result("accept", content.as_ref()).unwrap_err();
+        let err =
+            Elicitation::<Popcorn>::from_result(Action::Accept, content.as_ref()).unwrap_err();
         assert_eq!(err.to_string(), "buckets: an answer is required");
         let v = err.validation().unwrap();
-        assert_eq!(v.len(), 1);
-        assert_eq!(v.errors()[0].problem, Problem::Missing);
+        assert_eq!(v.errors().len(), 1);
+        assert_eq!(v.errors()[0].problem(), &Problem::Missing);
     }
     // ...and a form with none required is answered by its defaults.
     assert_eq!(
-        Elicitation::<Snacks>::from_result("accept", None).unwrap(),
+        Elicitation::<Snacks>::from_result(Action::Accept, None).unwrap(),
         Elicitation::Accept(Snacks {
             popcorn: false,
             drink: None
@@ -244,7 +261,7 @@ fn content_that_is_not_an_object() {
         (json!(1), "a number"),
         (json!(true), "a boolean"),
     ] {
-        let err = Elicitation::<Popcorn>::from_result("accept", Some(&content)).unwrap_err();
+        let err = Elicitation::<Popcorn>::from_result(Action::Accept, Some(&content)).unwrap_err();
         assert!(
             matches!(err, AnswerError::NotAnObject { found: f } if f == found),
             "{err:?}"
@@ -599,14 +616,14 @@ fn wide_integers_stop_where_json_does() {
             Err(AnswerError::Invalid(errors)) => errors
                 .errors()
                 .iter()
-                .map(|e| (e.field.to_string(), e.problem.clone()))
+                .map(|e| (e.field().to_string(), e.problem().clone()))
                 .collect(),
             other => panic!("validate {text}: {other:?}"),
         };
         assert_eq!(listed, expected, "validate {text}");
         assert!(
             matches!(
-                Wide::from_content_owned(Some(content)),
+                read_owned_with::<Wide>(Some(content), Strictness::Strict),
                 Err(AnswerError::Invalid(_))
             ),
             "owned {text}"
@@ -653,7 +670,7 @@ fn integers_are_whole() {
             max: "255".to_owned()
         }
     );
-    let lenient = Ints::from_content_with(
+    let lenient = read_with::<Ints>(
         Some(&json!({"byte": 1.0, "big": -3.0})),
         Strictness::Lenient,
     )
@@ -791,7 +808,8 @@ fn multi_select_items() {
     // A flood of made-up or repeated values gets a few reports, not one per value.
     let flood: Vec<String> = (0..100_000).map(|i| format!("made-up {i}")).collect();
     let reported = strict::<Choices>(json!({ "any": flood }));
-    assert_eq!(reported.len(), elicit_core::answer::MAX_ITEM_PROBLEMS);
+    // At most ten reports for one multi-select.
+    assert_eq!(reported.len(), 10);
     assert_eq!(
         reported[0].1,
         Problem::NotAnOption {
@@ -877,8 +895,8 @@ fn every_problem_is_reported_at_once() {
     let v = err.validation().unwrap();
     assert_eq!(v.for_field("contact").count(), 2);
     assert_eq!(v.for_field("initial").count(), 0);
-    assert!(!v.is_empty());
-    assert_eq!(v.errors()[1].label, "Contact");
+    assert!(!v.errors().is_empty());
+    assert_eq!(v.errors()[1].label(), "Contact");
     // The purge example's message, as a user would be shown it.
     let bad = json!({"confirm": "yes", "approver": "not an address", "retention_days": 999});
     assert_eq!(
@@ -894,7 +912,7 @@ fn every_problem_is_reported_at_once() {
 
 #[test]
 fn lenient_coerces_what_clients_send() {
-    let lenient = |content: Value| Flags::from_content_with(Some(&content), Strictness::Lenient);
+    let lenient = |content: Value| read_with::<Flags>(Some(&content), Strictness::Lenient);
     assert_eq!(
         lenient(json!({"agree": "true", "count": "5", "ratio": "2.5"})).unwrap(),
         Flags {
@@ -955,13 +973,17 @@ fn lenient_coerces_what_clients_send() {
         );
     }
     // Leniency does not turn numbers into text or options.
-    assert!(Text::from_content_with(Some(&json!({"plain": 5})), Strictness::Lenient).is_err());
-    assert!(Choices::from_content_with(Some(&json!({"size": 0})), Strictness::Lenient).is_err());
+    assert!(read_with::<Text>(Some(&json!({"plain": 5})), Strictness::Lenient).is_err());
+    assert!(read_with::<Choices>(Some(&json!({"size": 0})), Strictness::Lenient).is_err());
     // Through from_result_with too.
     let content = json!({"buckets": "2", "popcorn": "true"});
     assert_eq!(
-        Elicitation::<Popcorn>::from_result_with("accept", Some(&content), Strictness::Lenient)
-            .unwrap(),
+        Elicitation::<Popcorn>::from_result_with(
+            Action::Accept,
+            Some(&content),
+            Strictness::Lenient
+        )
+        .unwrap(),
         Elicitation::Accept(Popcorn {
             popcorn: true,
             size: None,
@@ -1000,7 +1022,10 @@ fn strict_refuses_coercions() {
         ]
     );
     assert_eq!(Strictness::default(), Strictness::Strict);
-    assert!(Elicitation::<Popcorn>::from_result("accept", Some(&json!({"buckets": "2"}))).is_err());
+    assert!(
+        Elicitation::<Popcorn>::from_result(Action::Accept, Some(&json!({"buckets": "2"})))
+            .is_err()
+    );
 }
 
 // --- hostile input ----------------------------------------------------------------------------
@@ -1103,16 +1128,16 @@ fn huge_inputs_do_not_panic_or_echo() {
             let mut c = json!({"agree": true, "count": 1, "ratio": 1});
             c[key] = v.clone();
             for s in [Strictness::Strict, Strictness::Lenient] {
-                let _ = Flags::from_content_with(Some(&c), s);
+                let _ = read_with::<Flags>(Some(&c), s);
             }
         }
         for s in [Strictness::Strict, Strictness::Lenient] {
-            let _ = Everything::from_content_with(
+            let _ = read_with::<Everything>(
                 Some(&json!({"email": v, "count": v, "toppings": v, "size": v})),
                 s,
             );
-            let _ = Ints::from_content_with(Some(&json!({"byte": v, "big": v, "ubig": v})), s);
-            let _ = Formats::from_content_with(
+            let _ = read_with::<Ints>(Some(&json!({"byte": v, "big": v, "ubig": v})), s);
+            let _ = read_with::<Formats>(
                 Some(&json!({"email": v, "uri": v, "date": v, "dateTime": v})),
                 s,
             );
@@ -1128,8 +1153,8 @@ fn huge_inputs_do_not_panic_or_echo() {
 fn agrees<T: Elicit + PartialEq + std::fmt::Debug>(contents: &[Value]) {
     for strictness in [Strictness::Strict, Strictness::Lenient] {
         for content in contents.iter().map(Some).chain([None]) {
-            let borrowed = T::from_content_with(content, strictness);
-            let owned = T::from_content_owned_with(content.cloned(), strictness);
+            let borrowed = read_with::<T>(content, strictness);
+            let owned = read_owned_with::<T>(content.cloned(), strictness);
             assert_eq!(
                 format!("{owned:?}"),
                 format!("{borrowed:?}"),

@@ -191,13 +191,14 @@ mod bare {
     }
 }
 
+use elicit_core::Action;
 use elicit_core::{Elicit, Elicitation, Options, Revision};
 use serde_json::json;
 
 #[test]
 fn shadowed_prelude_form_is_right() {
     use shadowed::{Cone, Flavor, Order};
-    assert_eq!(Order::MIN_REVISION, Revision::V2025_11_25);
+    assert_eq!(Order::form().min_revision(), Revision::V2025_11_25);
     assert!(Order::requested_schema(Revision::V2025_06_18).is_err());
     let schema = Order::requested_schema(Revision::V2025_11_25)
         .unwrap()
@@ -231,7 +232,7 @@ fn shadowed_prelude_form_is_right() {
     );
     let answer = json!({"cones": ["Cup"], "cone": "Waffle", "scoops": 2});
     let Elicitation::Accept(order) =
-        Elicitation::<Order>::from_result("accept", Some(&answer)).unwrap()
+        Elicitation::<Order>::from_result(Action::Accept, Some(&answer)).unwrap()
     else {
         panic!("not accepted");
     };
@@ -296,7 +297,7 @@ fn default_functions_named_like_locals_are_called() {
     assert_eq!(all_left_out.form, Some(Flavor::Vanilla));
     // The form's default is what the answer carries when left out.
     assert_eq!(all_left_out.content, Cone::Waffle);
-    let answered = Defaults::from_content_owned(Some(json!({
+    let answered = Defaults::from_content(Some(&json!({
         "party": 4, "fields": "x", "key": false, "value": 1.5,
         "entries": ["Waffle"], "form": "chocolate", "content": "Cup"
     })))

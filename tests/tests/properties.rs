@@ -235,7 +235,7 @@ proptest! {
             Err(AnswerError::Invalid(errors)) => {
                 let name = format!("f{broken}");
                 prop_assert!(
-                    errors.errors().iter().all(|e| e.field == name.as_str()),
+                    errors.errors().iter().all(|e| e.field() == name.as_str()),
                     "{content}: {errors}"
                 );
             }
@@ -252,9 +252,9 @@ proptest! {
             content.as_object_mut().unwrap().remove(&format!("f{gone}"));
             match form.validate(Some(&content), Strictness::Strict) {
                 Err(AnswerError::Invalid(errors)) => {
-                    prop_assert_eq!(errors.len(), 1);
+                    prop_assert_eq!(errors.errors().len(), 1);
                     let want = format!("f{gone}");
-                    prop_assert_eq!(&*errors.errors()[0].field, want.as_str());
+                    prop_assert_eq!(errors.errors()[0].field(), want.as_str());
                 }
                 other => prop_assert!(false, "{content}: {other:?}"),
             }

@@ -7,6 +7,7 @@
 //! from the schema's property names parse through `from_content`/`from_result` and
 //! through `serde_json::from_value` to the same value.
 
+use elicit_core::Action;
 use std::collections::BTreeSet;
 use std::fmt::Debug;
 
@@ -74,7 +75,7 @@ fn schema_names<T: Elicit>() -> Vec<String> {
     T::form()
         .fields()
         .iter()
-        .map(|f| f.name.to_string())
+        .map(|f| f.name().to_string())
         .collect()
 }
 
@@ -94,13 +95,7 @@ fn assert_fields_agree<T: Elicit>() -> Vec<String> {
 }
 
 fn assert_variants_agree<T: Options + for<'de> Deserialize<'de>>() -> Vec<&'static str> {
-    let values: Vec<&'static str> = T::CHOICES
-        .iter()
-        .map(|c| match &c.value {
-            std::borrow::Cow::Borrowed(s) => *s,
-            std::borrow::Cow::Owned(_) => panic!("derived choices are static"),
-        })
-        .collect();
+    let values: Vec<&'static str> = T::CHOICES.iter().map(|c| c.value()).collect();
     assert_eq!(
         values,
         serde_variants::<T>(),
@@ -162,7 +157,7 @@ fn parse_both<T: Elicit + PartialEq + Debug>(content: &Value) -> T {
     let via_form = T::from_content(Some(content)).expect("from_content");
     let via_serde: T = serde_json::from_value(content.clone()).expect("serde_json::from_value");
     assert_eq!(via_form, via_serde);
-    match Elicitation::<T>::from_result("accept", Some(content)).unwrap() {
+    match Elicitation::<T>::from_result(Action::Accept, Some(content)).unwrap() {
         Elicitation::Accept(v) => assert_eq!(v, via_form),
         other => panic!("not accepted: {:?}", other.action()),
     }
@@ -231,8 +226,8 @@ fn signup_wire_names_are_serdes() {
     let required: BTreeSet<&str> = form
         .fields()
         .iter()
-        .filter(|f| f.required)
-        .map(|f| &*f.name)
+        .filter(|f| f.required())
+        .map(|f| f.name())
         .collect();
     assert_eq!(
         required,
@@ -286,7 +281,7 @@ fn rust_names_are_not_wire_names() {
         .unwrap()
         .errors()
         .iter()
-        .map(|e| &*e.field)
+        .map(|e| e.field())
         .collect();
     assert_eq!(missing, ["firstName", "e-mail", "type", "inName"]);
     // A variant's Rust name is not an option either.
@@ -456,7 +451,7 @@ struct AllDefault {
 #[test]
 fn container_default() {
     assert_fields_agree::<AllDefault>();
-    assert!(AllDefault::form().fields().iter().all(|f| !f.required));
+    assert!(AllDefault::form().fields().iter().all(|f| !f.required()));
     let schema = AllDefault::requested_schema(Revision::LATEST)
         .unwrap()
         .to_value();

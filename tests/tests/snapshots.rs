@@ -163,7 +163,7 @@ fn no_stale_snapshots() {
 /// names the field and both revisions.
 #[test]
 fn multi_select_is_refused_on_2025_06_18() {
-    assert_eq!(Everything::MIN_REVISION, Revision::V2025_11_25);
+    assert_eq!(Everything::form().min_revision(), Revision::V2025_11_25);
     assert_eq!(Everything::form().min_revision(), Revision::V2025_11_25);
     let err = Everything::requested_schema(Revision::V2025_06_18).unwrap_err();
     assert_eq!(
@@ -249,7 +249,7 @@ fn properties_keep_declaration_order() {
     let names: Vec<&str> = Everything::form()
         .fields()
         .iter()
-        .map(|f| &*f.name)
+        .map(|f| f.name())
         .collect();
     assert_eq!(names, order);
 }

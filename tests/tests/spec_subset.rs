@@ -544,7 +544,11 @@ fn every_example_form_is_valid_for_every_revision_it_supports() {
 fn confirm_is_valid_everywhere() {
     for revision in Revision::ALL.iter().copied() {
         let confirm = Confirm::new("Delete 1,284 log files?").with_description("For good.");
-        let schema = confirm.requested_schema(revision).unwrap().to_value();
+        let schema = confirm
+            .form()
+            .requested_schema(revision)
+            .unwrap()
+            .to_value();
         assert_valid(&schema, revision);
         assert_eq!(schema["required"], json!(["confirm"]));
         assert_eq!(schema["properties"]["confirm"]["type"], "boolean");
@@ -675,7 +679,7 @@ fn runtime_forms_of_every_kind_are_valid() {
         for required in [false, true] {
             let field = Field::new(
                 format!("f{i}"),
-                required && !kind.has_default(),
+                required && kind.default_value().is_none(),
                 kind.clone(),
             )
             .with_title("A title")

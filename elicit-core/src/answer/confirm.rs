@@ -5,23 +5,23 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::answer::{Action, AnswerError, Elicitation, Strictness};
-use crate::form::{Field, FieldKind, Form, RequestedSchema, Revision, SchemaError};
+use crate::form::{Field, FieldKind, Form, Revision};
 
 /// A yes/no question as a form with one required boolean, for approvals such as
 /// "Really delete 1,284 logs?". An empty form hangs at least one real client; this
 /// is the shape that works everywhere.
 ///
 /// ```
-/// use elicit_core::{Confirm, Elicitation, Revision};
+/// use elicit_core::{Action, Confirm, Elicitation, Revision};
 /// use serde_json::json;
 ///
 /// let confirm = Confirm::new("Delete 1,284 log files?")
 ///     .with_description("Tick the box to delete them for good.");
-/// let schema = serde_json::to_value(confirm.requested_schema(Revision::V2025_06_18)?)?;
+/// let schema = serde_json::to_value(confirm.form().requested_schema(Revision::V2025_06_18)?)?;
 /// assert_eq!(schema["required"], json!(["confirm"]));
 ///
 /// let answer = json!({"confirm": true});
-/// assert_eq!(confirm.from_result("accept", Some(&answer))?, Elicitation::Accept(true));
+/// assert_eq!(confirm.from_result(Action::Accept, Some(&answer))?, Elicitation::Accept(true));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +31,7 @@ pub struct Confirm {
 
 impl Confirm {
     /// The wire name of the checkbox.
-    pub const FIELD: &'static str = "confirm";
+    pub(crate) const FIELD: &'static str = "confirm";
 
     /// A confirm form whose checkbox carries `title`.
     pub fn new(title: impl Into<Cow<'static, str>>) -> Confirm {
@@ -59,18 +59,13 @@ impl Confirm {
         &self.form
     }
 
-    /// The `requestedSchema` for `revision` (every revision can express it).
-    pub fn requested_schema(&self, revision: Revision) -> Result<RequestedSchema<'_>, SchemaError> {
-        self.form.requested_schema(revision)
-    }
-
     /// Reads the client's answer: `Accept(true)` only when the box was ticked.
     pub fn from_result(
         &self,
-        action: &str,
+        action: Action,
         content: Option<&Value>,
     ) -> Result<Elicitation<bool>, AnswerError> {
-        Ok(match Action::parse(action)? {
+        Ok(match action {
             Action::Accept => {
                 let v = self.form.validate(content, Strictness::Strict)?;
                 Elicitation::Accept(v.get(Self::FIELD).and_then(Value::as_bool) == Some(true))

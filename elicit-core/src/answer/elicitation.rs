@@ -1,10 +1,11 @@
 //! The three ways a user ends a form, and turning a client's `ElicitResult` into one.
 
 use std::fmt;
+use std::str::FromStr;
 
 use serde_json::Value;
 
-use crate::answer::{AnswerError, Elicit, Strictness};
+use crate::answer::{AnswerError, Elicit, Strictness, read};
 
 /// How the user ended an elicitation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -37,9 +38,13 @@ impl Action {
             Action::Cancel => "cancel",
         }
     }
+}
+
+impl FromStr for Action {
+    type Err = AnswerError;
 
     /// Parses the wire string; anything but the three actions is an error.
-    pub fn parse(s: &str) -> Result<Action, AnswerError> {
+    fn from_str(s: &str) -> Result<Action, AnswerError> {
         match s {
             "accept" => Ok(Action::Accept),
             "decline" => Ok(Action::Decline),
@@ -87,10 +92,12 @@ impl<T: Elicit> Elicitation<T> {
     /// Reads a client's `ElicitResult` given as its `action` and `content`.
     ///
     /// Decline and cancel ignore any content. Accept validates the content strictly
-    /// against `T`'s form (see [`Elicit::from_content`]).
+    /// against `T`'s form (see [`Elicit::from_content`]). An action that arrives as text
+    /// parses with `str::parse` (an unknown one is an [`AnswerError`]); a whole result
+    /// object reads with [`from_value`](Self::from_value).
     ///
     /// ```
-    /// use elicit_core::{Elicit, Elicitation};
+    /// use elicit_core::{Action, Elicit, Elicitation};
     /// use serde::Deserialize;
     /// use serde_json::json;
     ///
@@ -101,31 +108,45 @@ impl<T: Elicit> Elicitation<T> {
     /// }
     ///
     /// let content = json!({"approve": true});
-    /// match Elicitation::<Approve>::from_result("accept", Some(&content))? {
+    /// match Elicitation::<Approve>::from_result(Action::Accept, Some(&content))? {
     ///     Elicitation::Accept(a) => assert!(a.approve),
     ///     Elicitation::Decline | Elicitation::Cancel => unreachable!(),
     /// }
-    /// assert!(Elicitation::<Approve>::from_result("reject", None).is_err());
+    /// assert!("reject".parse::<Action>().is_err());
     /// # Ok::<(), elicit_core::AnswerError>(())
     /// ```
-    pub fn from_result(action: &str, content: Option<&Value>) -> Result<Self, AnswerError> {
+    pub fn from_result(action: Action, content: Option<&Value>) -> Result<Self, AnswerError> {
         Self::from_result_with(action, content, Strictness::Strict)
     }
 
     /// [`from_result`](Self::from_result) with a chosen [`Strictness`].
     pub fn from_result_with(
-        action: &str,
+        action: Action,
         content: Option<&Value>,
         strictness: Strictness,
     ) -> Result<Self, AnswerError> {
-        Ok(match Action::parse(action)? {
-            Action::Accept => Elicitation::Accept(T::from_content_with(content, strictness)?),
+        Ok(match action {
+            Action::Accept => Elicitation::Accept(read(T::form(), content, strictness)?),
             Action::Decline => Elicitation::Decline,
             Action::Cancel => Elicitation::Cancel,
         })
     }
 
-    /// Reads a whole `ElicitResult` object: `{"action": .., "content"?: {..}}`.
+    /// Reads a whole `ElicitResult` object, `{"action": "accept", "content": {..}}`, as
+    /// it arrives from a client: the action as text, the content if any.
+    ///
+    /// ```
+    /// # use elicit_core::{Elicit, Elicitation};
+    /// # use serde::Deserialize;
+    /// # use serde_json::json;
+    /// # #[derive(Elicit, Deserialize)]
+    /// # struct Approve { approve: bool }
+    /// let result = json!({"action": "accept", "content": {"approve": true}});
+    /// assert!(matches!(Elicitation::<Approve>::from_value(&result)?, Elicitation::Accept(a) if a.approve));
+    /// let result = json!({"action": "decline"});
+    /// assert!(matches!(Elicitation::<Approve>::from_value(&result)?, Elicitation::Decline));
+    /// # Ok::<(), elicit_core::AnswerError>(())
+    /// ```
     pub fn from_value(result: &Value) -> Result<Self, AnswerError> {
         let (action, content) = split_result(result)?;
         Self::from_result(action, content)
@@ -133,19 +154,19 @@ impl<T: Elicit> Elicitation<T> {
 }
 
 /// Splits an `ElicitResult` object into its action and content.
-pub fn split_result(result: &Value) -> Result<(&str, Option<&Value>), AnswerError> {
+pub(crate) fn split_result(result: &Value) -> Result<(Action, Option<&Value>), AnswerError> {
     let Value::Object(map) = result else {
         return Err(AnswerError::Malformed(NOT_AN_OBJECT));
     };
     let Some(Value::String(action)) = map.get("action") else {
         return Err(AnswerError::Malformed(NO_ACTION));
     };
-    Ok((action, map.get("content")))
+    Ok((action.parse()?, map.get("content")))
 }
 
 /// [`split_result`] for a result the caller owns: the action and the content move out.
 #[cfg(feature = "rmcp")]
-pub(crate) fn split_result_owned(result: Value) -> Result<(String, Option<Value>), AnswerError> {
+pub(crate) fn split_result_owned(result: Value) -> Result<(Action, Option<Value>), AnswerError> {
     let Value::Object(mut map) = result else {
         return Err(AnswerError::Malformed(NOT_AN_OBJECT));
     };
@@ -153,7 +174,7 @@ pub(crate) fn split_result_owned(result: Value) -> Result<(String, Option<Value>
     let Some(Value::String(action)) = map.remove("action") else {
         return Err(AnswerError::Malformed(NO_ACTION));
     };
-    Ok((action, content))
+    Ok((action.parse()?, content))
 }
 
 const NOT_AN_OBJECT: &str = "the result is not an object";

@@ -47,7 +47,7 @@ pub enum Problem {
 const ECHO_LIMIT: usize = 40;
 
 /// The most repeated or unknown values reported for one multi-select.
-pub const MAX_ITEM_PROBLEMS: usize = 10;
+pub(crate) const MAX_ITEM_PROBLEMS: usize = 10;
 
 pub(crate) fn echo(s: &str) -> String {
     if s.chars().nth(ECHO_LIMIT).is_none() {
@@ -102,12 +102,26 @@ fn plural(n: u64) -> &'static str {
 /// One problem with one field.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FieldError {
+    pub(crate) field: Cow<'static, str>,
+    pub(crate) label: Cow<'static, str>,
+    pub(crate) problem: Problem,
+}
+
+impl FieldError {
     /// The field's wire name.
-    pub field: Cow<'static, str>,
-    /// The field's title (or wire name), for messages.
-    pub label: Cow<'static, str>,
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    /// The field's title (or wire name), as messages name it.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
     /// What is wrong.
-    pub problem: Problem,
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
 }
 
 impl fmt::Display for FieldError {
@@ -138,16 +152,6 @@ impl ValidationErrors {
     /// The problems of one field (by wire name).
     pub fn for_field<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a FieldError> + 'a {
         self.errors.iter().filter(move |e| e.field == name)
-    }
-
-    /// Number of problems (never zero).
-    pub fn len(&self) -> usize {
-        self.errors.len()
-    }
-
-    /// Always `false`: a `ValidationErrors` holds at least one problem.
-    pub fn is_empty(&self) -> bool {
-        self.errors.is_empty()
     }
 }
 

@@ -14,10 +14,11 @@ mod error;
 mod validate;
 
 pub use confirm::Confirm;
+pub(crate) use elicitation::split_result;
 #[cfg(feature = "rmcp")]
 pub(crate) use elicitation::split_result_owned;
-pub use elicitation::{Action, Elicitation, split_result};
-pub use error::{AnswerError, FieldError, MAX_ITEM_PROBLEMS, Problem, ValidationErrors};
+pub use elicitation::{Action, Elicitation};
+pub use error::{AnswerError, FieldError, Problem, ValidationErrors};
 pub use validate::Strictness;
 
 use serde::de::DeserializeOwned;
@@ -65,45 +66,19 @@ use crate::form::{Form, RequestedSchema, Revision, SchemaError};
     note = "derive it: `#[derive(Elicit, Deserialize)]` on a struct of named fields"
 )]
 pub trait Elicit: DeserializeOwned {
-    /// The oldest protocol revision that can express this form
-    /// (2025-11-25 when it has a multi-select).
-    const MIN_REVISION: Revision;
-
     /// The form description, built at compile time.
     fn form() -> &'static Form;
 
     /// The `requestedSchema` for a peer speaking `revision`; an error when the revision
-    /// cannot express the form.
+    /// cannot express the form (a multi-select needs 2025-11-25 or later).
     fn requested_schema(revision: Revision) -> Result<RequestedSchema<'static>, SchemaError> {
         Self::form().requested_schema(revision)
     }
 
-    /// Validates an accepted answer's `content` strictly and reads it.
+    /// Validates an accepted answer's `content` strictly and reads it. For another
+    /// [`Strictness`], or for the whole `ElicitResult`, see [`Elicitation`].
     fn from_content(content: Option<&Value>) -> Result<Self, AnswerError> {
-        Self::from_content_with(content, Strictness::Strict)
-    }
-
-    /// Validates an accepted answer's `content` with the given [`Strictness`] and reads it.
-    fn from_content_with(
-        content: Option<&Value>,
-        strictness: Strictness,
-    ) -> Result<Self, AnswerError> {
-        read(Self::form(), content, strictness)
-    }
-
-    /// [`from_content`](Self::from_content) for content the caller owns (a server
-    /// holding the client's result): strings move into `Self` instead of being copied.
-    /// Same rules, same errors.
-    fn from_content_owned(content: Option<Value>) -> Result<Self, AnswerError> {
-        Self::from_content_owned_with(content, Strictness::Strict)
-    }
-
-    /// [`from_content_owned`](Self::from_content_owned) with the given [`Strictness`].
-    fn from_content_owned_with(
-        content: Option<Value>,
-        strictness: Strictness,
-    ) -> Result<Self, AnswerError> {
-        read_owned(Self::form(), content, strictness)
+        read(Self::form(), content, Strictness::Strict)
     }
 }
 
@@ -115,16 +90,6 @@ pub(crate) fn read<T: DeserializeOwned>(
 ) -> Result<T, AnswerError> {
     let valid = form.validate(content, strictness)?;
     read_valid(&valid)
-}
-
-/// [`read`] of content the caller owns: strings move into `T` instead of being copied.
-pub(crate) fn read_owned<T: DeserializeOwned>(
-    form: &Form,
-    content: Option<Value>,
-    strictness: Strictness,
-) -> Result<T, AnswerError> {
-    let valid = form.validate_owned(content, strictness)?;
-    T::deserialize(valid).map_err(AnswerError::Parse)
 }
 
 /// Reads an answer [`Form::validate`] gave back as `T`.

@@ -50,16 +50,14 @@ impl Form {
         let changes = self.check(map, strictness)?;
         Ok(match (content, changes.is_empty()) {
             (Some(whole @ Value::Object(_)), true) => Cow::Borrowed(whole),
-            _ => {
-                let mut out = map.cloned().unwrap_or_default();
-                changes.apply(self, &mut out);
-                Cow::Owned(Value::Object(out))
-            }
+            _ => Cow::Owned(Value::Object(
+                changes.apply(self, |name| map.and_then(|m| m.get(name)).cloned()),
+            )),
         })
     }
 
-    /// [`validate`](Self::validate) for content the caller owns: the answer is fixed
-    /// up in place, nothing is copied.
+    /// [`validate`](Self::validate) for content the caller owns: the values move into
+    /// the answer instead of being copied.
     pub fn validate_owned(
         &self,
         content: Option<Value>,
@@ -71,8 +69,10 @@ impl Form {
             Some(other) => return Err(not_an_object(&other)),
         };
         let changes = self.check(Some(&map), strictness)?;
-        changes.apply(self, &mut map);
-        Ok(Value::Object(map))
+        if changes.is_empty() {
+            return Ok(Value::Object(map));
+        }
+        Ok(Value::Object(changes.apply(self, |name| map.remove(name))))
     }
 
     /// Judges every field; what the answer needs changed to be read as the form reads it.
@@ -124,13 +124,23 @@ impl Changes<'_> {
         self.set.is_empty() && !self.drop
     }
 
-    fn apply(self, form: &Form, map: &mut Map<String, Value>) {
-        if self.drop {
-            map.retain(|k, v| !v.is_null() && form.field(k).is_some());
+    /// The answer as the form reads it, built from the form's fields alone: each field's
+    /// new value, else its answered value (`take` gives it; a `null` is left out). Keys
+    /// the form does not have are never looked at, however many there are.
+    fn apply(self, form: &Form, mut take: impl FnMut(&str) -> Option<Value>) -> Map<String, Value> {
+        let mut out = Map::new();
+        // `check` records the new values in field order.
+        let mut set = self.set.into_iter().peekable();
+        for field in form.fields.iter() {
+            let value = match set.next_if(|(name, _)| *name == &*field.name) {
+                Some((_, value)) => Some(value),
+                None => take(&field.name).filter(|v| !v.is_null()),
+            };
+            if let Some(value) = value {
+                out.insert(field.name.to_string(), value);
+            }
         }
-        for (k, v) in self.set {
-            map.insert(k.to_owned(), v);
-        }
+        out
     }
 }
 

@@ -92,7 +92,8 @@ impl Script {
     /// A script of these entries.
     pub fn new(entries: Vec<ScriptEntry>) -> Result<Script, ScriptError> {
         for (i, e) in entries.iter().enumerate() {
-            Action::parse(&e.action)
+            e.action
+                .parse::<Action>()
                 .map_err(|err| ScriptError(format!("entry {}: {err}", i + 1)))?;
             if e.message.is_none() && e.fields.is_none() {
                 return Err(ScriptError(format!(
@@ -149,7 +150,7 @@ impl Script {
                     question.message
                 ),
             ),
-            Some(e) => match Action::parse(&e.action) {
+            Some(e) => match e.action.parse::<Action>() {
                 Ok(Action::Accept) => {
                     match Reply::accept(question.form, Value::Object(e.content)) {
                         Ok(reply) => (reply, format!("accepted {:?}", question.message)),

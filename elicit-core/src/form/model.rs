@@ -13,10 +13,8 @@ use crate::form::Revision;
 /// One option of a single or multi-select: the wire value and an optional display title.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Choice {
-    /// The value sent in the answer.
-    pub value: Cow<'static, str>,
-    /// What the user sees; the value itself when absent.
-    pub title: Option<Cow<'static, str>>,
+    pub(crate) value: Cow<'static, str>,
+    pub(crate) title: Option<Cow<'static, str>>,
 }
 
 impl Choice {
@@ -39,6 +37,16 @@ impl Choice {
         }
     }
 
+    /// The value sent in the answer.
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// What the user sees, when it differs from the value.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
     /// The title if there is one, else the value.
     pub fn label(&self) -> &str {
         self.title.as_deref().unwrap_or(&self.value)
@@ -55,13 +63,12 @@ impl Choice {
 /// use elicit_core::form::{Choice, Choices};
 ///
 /// static SIZES: [Choice; 2] = [Choice::new("S", Some("Small")), Choice::new("L", Some("Large"))];
-/// let fixed = Choices::from_static(&SIZES);
-/// assert_eq!(fixed, Choices::from(&SIZES)); // a static array or slice: no copy either
+/// let fixed = Choices::from(&SIZES);
 /// let built: Choices = vec![Choice::owned("A1", None), Choice::owned("B4", None)].into();
 /// let cached: Arc<[Choice]> = Arc::from(vec![Choice::owned("A1", None)]);
-/// let shared = Choices::from(Arc::clone(&cached)); // no copy of the list
+/// let shared = Choices::from(Arc::clone(&cached)); // the list itself is shared
 /// assert_eq!(fixed.len(), 2);
-/// assert_eq!(built[1].value, "B4");
+/// assert_eq!(built[1].value(), "B4");
 /// assert_eq!(shared.iter().map(|c| c.label()).collect::<Vec<_>>(), ["A1"]);
 /// ```
 #[derive(Clone)]
@@ -76,12 +83,12 @@ enum ChoicesRepr {
 
 impl Choices {
     /// A static list (usable in constants).
-    pub const fn from_static(choices: &'static [Choice]) -> Choices {
+    pub(crate) const fn from_static(choices: &'static [Choice]) -> Choices {
         Choices(ChoicesRepr::Static(choices))
     }
 
     /// The options as a slice.
-    pub fn as_slice(&self) -> &[Choice] {
+    fn as_slice(&self) -> &[Choice] {
         match &self.0 {
             ChoicesRepr::Static(choices) => choices,
             ChoicesRepr::Owned(choices) => choices,
@@ -252,22 +259,10 @@ pub enum FieldKind {
 
 impl FieldKind {
     /// The oldest revision that can express this field.
-    pub const fn min_revision(&self) -> Revision {
+    pub(crate) const fn min_revision(&self) -> Revision {
         match self {
             FieldKind::MultiSelect { .. } => Revision::V2025_11_25,
             _ => Revision::V2025_06_18,
-        }
-    }
-
-    /// Whether a default is set.
-    pub const fn has_default(&self) -> bool {
-        match self {
-            FieldKind::String { default, .. } => default.is_some(),
-            FieldKind::Integer { default, .. } => default.is_some(),
-            FieldKind::Number { default, .. } => default.is_some(),
-            FieldKind::Boolean { default } => default.is_some(),
-            FieldKind::Select { default, .. } => default.is_some(),
-            FieldKind::MultiSelect { default, .. } => default.is_some(),
         }
     }
 
@@ -307,16 +302,11 @@ impl FieldKind {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Field {
-    /// The property name on the wire (what `Deserialize` reads).
-    pub name: Cow<'static, str>,
-    /// Label shown to the user.
-    pub title: Option<Cow<'static, str>>,
-    /// Help text shown to the user.
-    pub description: Option<Cow<'static, str>>,
-    /// Whether the answer must contain the field (listed in `required`).
-    pub required: bool,
-    /// Type and constraints.
-    pub kind: FieldKind,
+    pub(crate) name: Cow<'static, str>,
+    pub(crate) title: Option<Cow<'static, str>>,
+    pub(crate) description: Option<Cow<'static, str>>,
+    pub(crate) required: bool,
+    pub(crate) kind: FieldKind,
 }
 
 impl Field {
@@ -341,6 +331,32 @@ impl Field {
     pub fn with_description(mut self, description: impl Into<Cow<'static, str>>) -> Field {
         self.description = Some(description.into());
         self
+    }
+
+    /// The property name on the wire (what `Deserialize` reads).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The label shown to the user, when set.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The help text shown to the user, when set.
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// Whether the answer must contain the field (listed in `required`). A field with
+    /// a default is not required: the default fills it in.
+    pub fn required(&self) -> bool {
+        self.required
+    }
+
+    /// The field's type and constraints.
+    pub fn kind(&self) -> &FieldKind {
+        &self.kind
     }
 
     /// The title if there is one, else the wire name: what to call the field in a message.

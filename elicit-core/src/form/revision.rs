@@ -48,14 +48,9 @@ impl Revision {
         }
     }
 
-    /// Whether forms may carry multi-select (array) fields.
-    pub const fn supports_multi_select(self) -> bool {
-        !matches!(self, Revision::V2025_06_18)
-    }
-
     /// Whether string, number and enum fields may carry a `default`
     /// (booleans may in every revision).
-    pub const fn supports_defaults(self) -> bool {
+    pub(crate) const fn supports_defaults(self) -> bool {
         !matches!(self, Revision::V2025_06_18)
     }
 
@@ -65,7 +60,7 @@ impl Revision {
     }
 
     /// The later of two revisions (usable in constants).
-    pub const fn max(self, other: Revision) -> Revision {
+    pub(crate) const fn max(self, other: Revision) -> Revision {
         if (self as u8) >= (other as u8) {
             self
         } else {

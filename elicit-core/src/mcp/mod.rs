@@ -75,7 +75,7 @@ use crate::answer::{
 };
 use crate::form::{Form, Revision, SchemaError};
 use crate::seal::{Binding, SealError, Sealer};
-use crate::wizard::{Flow, Outcome, Poll, Wizard, WizardError, WizardState};
+use crate::wizard::{Flow, Outcome, Poll, Request, Wizard, WizardError, WizardState};
 
 /// How long a push-mode question waits for the person to answer, unless the
 /// [`Elicitor`] says otherwise. A person reads and fills a form: not seconds.
@@ -676,7 +676,7 @@ impl Session {
         read: Reader<R>,
     ) -> Result<Elicitation<R>, AnswerError> {
         let (action, content) = split_result(result)?;
-        Ok(match Action::parse(action)? {
+        Ok(match action {
             Action::Accept => Elicitation::Accept(read(form, content, self.strictness)?),
             Action::Decline => Elicitation::Decline,
             Action::Cancel => Elicitation::Cancel,
@@ -797,10 +797,12 @@ impl Session {
                 match self.poll(&mut flow, ctx)? {
                     Poll::Done(outcome) => return Ok(outcome),
                     Poll::Ask(request) => {
-                        let result = self.push("elicitation/create", request.to_params()).await?;
+                        let result = self
+                            .push("elicitation/create", params_value(&request))
+                            .await?;
                         let (action, content) = split_result_owned(result)
                             .map_err(|e| Halt::Ask(AskError::Answer(e)))?;
-                        flow.answer_value(ctx, &action, content)
+                        flow.answer(ctx, action, content)
                             .map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
                     }
                 }
@@ -833,11 +835,11 @@ impl Session {
                         answered = true;
                         let (action, content) = split_result_owned(result)
                             .map_err(|e| Halt::Ask(AskError::Answer(e)))?;
-                        flow.answer_value(ctx, &action, content)
+                        flow.answer(ctx, action, content)
                             .map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
                         continue;
                     }
-                    let params = request.to_params();
+                    let params = params_value(&request);
                     return self.suspend(
                         Pending {
                             index,
@@ -868,7 +870,7 @@ impl Session {
         let check = |result: &Value| -> Result<UrlAnswer, AnswerError> {
             let (action, _) = split_result(result)?;
             Ok(UrlAnswer {
-                action: Action::parse(action)?,
+                action,
                 elicitation_id: result
                     .get("elicitationId")
                     .and_then(Value::as_str)
@@ -1385,4 +1387,10 @@ fn replay_error(e: AnswerError) -> Halt {
 
 fn new_elicitation_id() -> String {
     crate::seal::random_id()
+}
+
+/// A wizard request's `params` as a `Value`, which rmcp's generic request takes.
+fn params_value(request: &Request) -> Value {
+    // Plain maps, strings and numbers: serializing them into a `Value` cannot fail.
+    serde_json::to_value(request.params()).unwrap_or(Value::Null)
 }

@@ -88,15 +88,8 @@ impl Request {
         self.attempt
     }
 
-    /// The `params` of an `elicitation/create` request (form mode), as a
-    /// `serde_json::Value` (what an SDK that takes a `Value` needs).
-    pub fn to_params(&self) -> Value {
-        // Serializing plain maps, strings and numbers into a `Value` cannot fail.
-        serde_json::to_value(self.params()).unwrap_or(Value::Null)
-    }
-
-    /// The same `params`, serialized straight from the form: write it to the wire
-    /// (`serde_json::to_writer`) without building a `Value` first.
+    /// The `params` of an `elicitation/create` request (form mode): the message and the
+    /// `requestedSchema`, serialized straight from the form.
     ///
     /// ```
     /// # use elicit_core::wizard::{Flow, Poll};
@@ -107,8 +100,9 @@ impl Request {
     /// # struct SignUp { #[step(message = "Your name?")] name: Name }
     /// let mut flow = Flow::<SignUp>::new();
     /// let Poll::Ask(request) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
-    /// let wire = serde_json::to_string(&request.params())?;
-    /// assert_eq!(serde_json::from_str::<serde_json::Value>(&wire)?, request.to_params());
+    /// let params = serde_json::to_value(request.params())?;
+    /// assert_eq!(params["message"], "Your name?");
+    /// assert_eq!(params["requestedSchema"]["required"], serde_json::json!(["name"]));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn params(&self) -> FormParams<'_> {
@@ -217,7 +211,7 @@ impl std::error::Error for WizardError {
 ///
 /// ```
 /// use elicit_core::wizard::{Flow, Outcome, Poll};
-/// use elicit_core::{Elicit, Revision, Wizard};
+/// use elicit_core::{Action, Elicit, Revision, Wizard};
 /// use serde::Deserialize;
 /// use serde_json::json;
 ///
@@ -243,10 +237,10 @@ impl std::error::Error for WizardError {
 ///
 /// let mut flow = Flow::<SignUp>::new();
 /// let answers = [json!({"name": "Ada"}), json!({"age": 36})];
-/// for answer in &answers {
+/// for answer in answers {
 ///     let Poll::Ask(request) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
 ///     assert!(!request.message().is_empty());
-///     flow.answer(&(), "accept", Some(answer))?;
+///     flow.answer(&(), Action::Accept, Some(answer))?;
 /// }
 /// match flow.poll(&(), Revision::V2025_11_25)? {
 ///     Poll::Done(Outcome::Completed(s)) => assert_eq!((s.name.name.as_str(), s.age.age), ("Ada", 36)),
@@ -413,28 +407,15 @@ impl<W: Wizard> Flow<W> {
         })
     }
 
-    /// Hands the client's answer to the pending question. An invalid or rejected answer
-    /// is not an error: the next [`poll`](Self::poll) asks again with the reason, until
-    /// the step's attempts run out.
+    /// Hands the client's answer to the pending question: its action and, for an
+    /// accept, its content (kept in the state as the step's answer). An invalid or
+    /// rejected answer is not an error: the next [`poll`](Self::poll) asks again with
+    /// the reason, until the step's attempts run out. An action that arrives as text
+    /// parses with `str::parse::<Action>()`.
     pub fn answer(
         &mut self,
         ctx: &W::Context,
-        action: &str,
-        content: Option<&Value>,
-    ) -> Result<(), WizardError> {
-        if let Accepted::AsSent = self.take_answer(ctx, action, content)? {
-            // Saved in the state as sent: the one copy of the answer.
-            self.advance(Record::Answered(content.cloned().unwrap_or(Value::Null)));
-        }
-        Ok(())
-    }
-
-    /// [`answer`](Self::answer) for content the caller owns (a server holding the
-    /// client's result): the answer moves into the state instead of being copied.
-    pub fn answer_value(
-        &mut self,
-        ctx: &W::Context,
-        action: &str,
+        action: Action,
         content: Option<Value>,
     ) -> Result<(), WizardError> {
         if let Accepted::AsSent = self.take_answer(ctx, action, content.as_ref())? {
@@ -443,12 +424,11 @@ impl<W: Wizard> Flow<W> {
         Ok(())
     }
 
-    /// Everything of [`answer`](Self::answer) but saving an answer accepted as sent,
-    /// which the caller does (copying or moving it).
+    /// Everything of [`answer`](Self::answer) but saving an answer accepted as sent.
     fn take_answer(
         &mut self,
         ctx: &W::Context,
-        action: &str,
+        action: Action,
         content: Option<&Value>,
     ) -> Result<Accepted, WizardError> {
         if self.state.end.is_some() {
@@ -459,7 +439,6 @@ impl<W: Wizard> Flow<W> {
             return Err(WizardError::NotAsked);
         }
         let info = W::STEPS[index];
-        let action = Action::parse(action).map_err(WizardError::Answer)?;
         match action {
             Action::Accept => {}
             Action::Decline if info.optional => {

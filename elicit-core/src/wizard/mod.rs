@@ -29,7 +29,7 @@
 //!
 //! ```
 //! use elicit_core::wizard::{Flow, Outcome, Poll, Prepared, WizardState};
-//! use elicit_core::{Choice, Elicit, Revision, Wizard};
+//! use elicit_core::{Action, Choice, Elicit, Revision, Wizard};
 //! use serde::Deserialize;
 //! use serde_json::json;
 //!
@@ -90,10 +90,10 @@
 //! // Step 1, a sold-out day: the check rejects it and the step is asked again.
 //! let Poll::Ask(ask) = flow.poll(&cinema, rev)? else { unreachable!() };
 //! assert_eq!(ask.message(), "Which day?");
-//! flow.answer(&cinema, "accept", Some(&json!({"date": "2025-02-01"})))?;
+//! flow.answer(&cinema, Action::Accept, Some(json!({"date": "2025-02-01"})))?;
 //! let Poll::Ask(ask) = flow.poll(&cinema, rev)? else { unreachable!() };
 //! assert!(ask.message().contains("No seats left on 2025-02-01"));
-//! flow.answer(&cinema, "accept", Some(&json!({"date": "2025-02-03"})))?;
+//! flow.answer(&cinema, Action::Accept, Some(json!({"date": "2025-02-03"})))?;
 //!
 //! // Between any two steps the state can leave the process and come back.
 //! let saved: String = serde_json::to_string(flow.state())?;
@@ -102,16 +102,16 @@
 //! // Step 2 offers only the free seats; a seat that was not offered is refused.
 //! let Poll::Ask(ask) = flow.poll(&cinema, rev)? else { unreachable!() };
 //! assert_eq!(ask.message(), "Pick a seat for 2025-02-03");
-//! assert_eq!(ask.to_params()["requestedSchema"]["properties"]["seat"]["enum"], json!(["A1", "B4"]));
-//! flow.answer(&cinema, "accept", Some(&json!({"seat": "Z9"})))?;
+//! assert_eq!(serde_json::to_value(ask.params())?["requestedSchema"]["properties"]["seat"]["enum"], json!(["A1", "B4"]));
+//! flow.answer(&cinema, Action::Accept, Some(json!({"seat": "Z9"})))?;
 //! let Poll::Ask(ask) = flow.poll(&cinema, rev)? else { unreachable!() };
 //! assert_eq!(ask.attempt(), 1); // one failed answer so far
 //! assert!(ask.message().contains("Z9"), "{}", ask.message());
-//! flow.answer(&cinema, "accept", Some(&json!({"seat": "B4"})))?;
+//! flow.answer(&cinema, Action::Accept, Some(json!({"seat": "B4"})))?;
 //!
 //! // Step 3, an `Option` step: declining it skips it.
 //! let Poll::Ask(_) = flow.poll(&cinema, rev)? else { unreachable!() };
-//! flow.answer(&cinema, "decline", None)?;
+//! flow.answer(&cinema, Action::Decline, None)?;
 //!
 //! let Poll::Done(Outcome::Completed(t)) = flow.poll(&cinema, rev)? else { unreachable!() };
 //! assert_eq!((t.day.date.as_str(), t.seat.seat.as_str()), ("2025-02-03", "B4"));
@@ -128,13 +128,14 @@ use serde_json::Value;
 use crate::form::Form;
 
 pub use flow::{Flow, FormParams, Outcome, Poll, Request, StepId, WizardError};
-pub use state::{STATE_VERSION, StateError, WizardState};
+pub use state::{StateError, WizardState};
 pub use step::{Prepared, PreparedForm};
 
 /// How many times a step is asked before the flow fails, unless the step says otherwise.
 pub const DEFAULT_ATTEMPTS: u32 = 3;
 
-/// What the derive knows about one step.
+/// What the derive knows about one step. Written by the derive; not part of the API.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StepInfo {
     /// The field name of the step.
@@ -148,7 +149,9 @@ pub struct StepInfo {
 }
 
 /// A field type of a `#[derive(Wizard)]` struct: a form, or an `Option` of one for a
-/// step the user may decline (or that `skip_if` may skip).
+/// step the user may decline (or that `skip_if` may skip). Used by the derive; not part
+/// of the API.
+#[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a wizard step",
     label = "not a form",
@@ -179,7 +182,8 @@ impl<T: crate::Elicit> Step for Option<T> {
     }
 }
 
-/// Why a step's answer was not taken.
+/// Why a step's answer was not taken. Used by the derive; not part of the API.
+#[doc(hidden)]
 #[derive(Debug)]
 pub enum Rejection {
     /// The step's `check` hook refused it; the reason is shown when asking again.
@@ -190,26 +194,33 @@ pub enum Rejection {
 
 /// A multi-step flow, implemented by `#[derive(Wizard)]`.
 ///
-/// The methods are the glue the derive writes between [`Flow`] and the step hooks;
-/// call them through [`Flow`].
+/// Everything but the two types is the glue the derive writes between [`Flow`] and the
+/// step hooks, hidden from the documentation and not part of the API: run a wizard
+/// through [`Flow`].
 pub trait Wizard: Sized {
     /// Server-side data the hooks read (inventory, user, clock).
     type Context: ?Sized;
     /// The answers so far: one `Option` per step, readable by the hooks.
     type Progress: Default;
     /// A name that tells this wizard's saved state from another's.
+    #[doc(hidden)]
     const NAME: &'static str;
     /// The steps in order.
+    #[doc(hidden)]
     const STEPS: &'static [StepInfo];
 
     /// The static form of step `index`.
+    #[doc(hidden)]
     fn form(index: usize) -> &'static Form;
     /// Whether step `index` is skipped given the answers so far.
+    #[doc(hidden)]
     fn skip(ctx: &Self::Context, progress: &Self::Progress, index: usize) -> bool;
     /// Runtime changes to step `index` (choices, defaults, message).
+    #[doc(hidden)]
     fn prepare(ctx: &Self::Context, progress: &Self::Progress, index: usize) -> Option<Prepared>;
     /// Parses a validated answer to step `index`, runs its check when `ctx` is given,
     /// and stores it in `progress`.
+    #[doc(hidden)]
     fn accept(
         ctx: Option<&Self::Context>,
         progress: &mut Self::Progress,
@@ -217,5 +228,6 @@ pub trait Wizard: Sized {
         content: &Value,
     ) -> Result<(), Rejection>;
     /// Builds the final value from a complete progress.
+    #[doc(hidden)]
     fn finish(progress: Self::Progress) -> Option<Self>;
 }

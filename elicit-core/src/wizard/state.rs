@@ -11,14 +11,14 @@ use super::step::Prepared;
 use crate::answer::{AnswerError, Strictness};
 
 /// The version of [`WizardState`]'s serialized format.
-pub const STATE_VERSION: u32 = 1;
+pub(crate) const STATE_VERSION: u32 = 1;
 
 /// The serializable state of a [`Flow`](super::Flow): answers so far, the question
 /// pending with the choices it offered, the attempt count. Restore it with
 /// [`Flow::restore`](super::Flow::restore).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WizardState {
-    /// Format version ([`STATE_VERSION`]).
+    /// Format version (`STATE_VERSION`).
     pub(super) v: u32,
     pub(super) wizard: String,
     pub(super) done: Vec<Record>,

@@ -195,16 +195,9 @@ fn form_impl(form: &Form) -> TokenStream {
     let ident = form.ident;
     let krate = &form.krate;
     let specs = form.fields.iter().map(|f| field_spec(krate, f));
-    let revisions = form.fields.iter().map(|f| {
-        let ff = form_field(krate, f);
-        quote!(#ff::MIN_REVISION)
-    });
     quote! {
         #[automatically_derived]
         impl #krate::Elicit for #ident {
-            const MIN_REVISION: #krate::Revision =
-                #krate::__private::max_revision(&[#(#revisions),*]);
-
             fn form() -> &'static #krate::Form {
                 const __FIELDS: &[#krate::Field] = &[#(#specs),*];
                 static __FORM: #krate::Form = #krate::Form::from_static(__FIELDS);
@@ -222,7 +215,6 @@ fn form_stub(form: &Form) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #krate::Elicit for #ident {
-            const MIN_REVISION: #krate::Revision = #krate::Revision::V2025_06_18;
             fn form() -> &'static #krate::Form {
                 ::core::unreachable!("the form has compile errors")
             }

@@ -1,6 +1,7 @@
 //! The project's main job for now: print a form's `requestedSchema` for every protocol
 //! revision, then validate a good and a bad sample answer.
 
+use elicit_core::Action;
 use elicit_core::{Elicit, Elicitation, Revision};
 use elicit_examples::forms::{Alternatives, PurgeApproval};
 use serde_json::json;
@@ -13,19 +14,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     let good = json!({"confirm": true, "approver": "ops@example.com"});
-    match Elicitation::<PurgeApproval>::from_result("accept", Some(&good))? {
+    match Elicitation::<PurgeApproval>::from_result(Action::Accept, Some(&good))? {
         Elicitation::Accept(answer) => println!("accepted: {answer:?}"),
         other => println!("ended without an answer: {:?}", other.action()),
     }
 
     let bad = json!({"confirm": "yes", "approver": "not an address", "retention_days": 999});
-    match Elicitation::<PurgeApproval>::from_result("accept", Some(&bad)) {
+    match Elicitation::<PurgeApproval>::from_result(Action::Accept, Some(&bad)) {
         Ok(answer) => println!("unexpectedly accepted: {answer:?}"),
         Err(error) => println!("refused, the user would be asked again: {error}"),
     }
 
     let alternatives = json!({"checkAlternatives": true, "newDate": "2025-02-03"});
-    let outcome = Elicitation::<Alternatives>::from_result("accept", Some(&alternatives))?;
+    let outcome = Elicitation::<Alternatives>::from_result(Action::Accept, Some(&alternatives))?;
     println!("alternatives: {outcome:?}");
     Ok(())
 }
