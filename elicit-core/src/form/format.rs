@@ -28,7 +28,7 @@ impl Format {
     }
 
     /// Parses a JSON Schema `format` value; `None` for formats outside the MCP subset.
-    pub fn from_keyword(s: &str) -> Option<Format> {
+    pub(crate) fn from_keyword(s: &str) -> Option<Format> {
         match s {
             "email" => Some(Format::Email),
             "uri" => Some(Format::Uri),

@@ -94,7 +94,8 @@ impl<'a> RequestedSchema<'a> {
         self.form
     }
 
-    /// The schema as a JSON value (allocates; prefer serializing it directly).
+    /// The schema as a JSON value, for an API that takes one (it also serializes
+    /// directly with serde).
     pub fn to_value(&self) -> serde_json::Value {
         // Serializing plain maps, strings and numbers into a `Value` cannot fail.
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)

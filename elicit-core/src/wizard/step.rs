@@ -126,7 +126,7 @@ impl PreparedForm {
 }
 
 impl From<&PreparedForm> for Prepared {
-    /// The changes of a form built once: offering them builds and copies nothing.
+    /// The changes of a form built once, offered as that form (shared, not rebuilt).
     fn from(form: &PreparedForm) -> Prepared {
         Prepared {
             built: Some(form.clone()),
@@ -175,7 +175,7 @@ impl Prepared {
 
     /// Changes made to a `Prepared` that came from a [`PreparedForm`] go on top of that
     /// form's: it is no longer offered as it is, and becomes the plain changes it was
-    /// built from (the choices shared, not copied, when they were).
+    /// built from (the choices still shared when they were).
     fn unshare(&mut self) {
         let Some(PreparedForm(built)) = self.built.take() else {
             return;
@@ -214,8 +214,6 @@ impl Prepared {
     /// them; an enum field (single or multi) is narrowed to them, which must be among its
     /// variants. Answers are checked against the choices offered. Offering choices for
     /// the same field again replaces the earlier ones.
-    ///
-    /// A field named by a `&'static str` (the usual literal) is not copied.
     pub fn options(
         self,
         field: impl Into<Cow<'static, str>>,
@@ -225,8 +223,8 @@ impl Prepared {
     }
 
     /// [`options`](Self::options) from a list kept as it is given: a list the server
-    /// caches as an `Arc<[Choice]>` (or a `&'static [Choice]`) goes into the step's form
-    /// without a copy, however many flows offer it.
+    /// caches as an `Arc<[Choice]>` (or a `&'static [Choice]`) is shared by every flow
+    /// that offers it, so the server holds one list however many users are asking.
     ///
     /// ```
     /// use std::sync::Arc;
