@@ -338,6 +338,11 @@ fn each_key<K: Keys>(
                         key_list(K::allowed_on(place)),
                     ),
                 ),
+                None if attr_name == "elicit" && ident == "deserialize" => cx.error(
+                    span,
+                    "`deserialize` is no longer a key: an answer is always read by the type's own \
+                     `Deserialize` (derive it beside `Elicit`), in every build; remove the key",
+                ),
                 None => cx.error(
                     span,
                     format!(
