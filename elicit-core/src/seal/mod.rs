@@ -553,9 +553,10 @@ impl fmt::Display for SealError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SealError::Malformed(why) => write!(f, "not a sealed state ({why})"),
+            // A key id is only letters, digits, `_` and `-`: quoting its text is safe.
             SealError::UnknownKey(id) => write!(
                 f,
-                "sealed with key {id:?}, which this server does not have (foreign or retired key)"
+                "sealed with key \"{id}\", which this server does not have (foreign or retired key)"
             ),
             SealError::Tampered => f.write_str(
                 "the state was altered, or was issued for another user, tool or arguments",
@@ -1097,7 +1098,10 @@ mod tests {
         let other = Sealer::new(Keyring::new("k9", Key::generate()).unwrap());
         let err = other.open::<Value>(&binding(), &t).unwrap_err();
         assert!(matches!(&err, SealError::UnknownKey(id) if id == "k1"));
-        assert!(err.to_string().contains("\"k1\""));
+        assert_eq!(
+            err.to_string(),
+            "sealed with key \"k1\", which this server does not have (foreign or retired key)"
+        );
     }
 
     #[test]
