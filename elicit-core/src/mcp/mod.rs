@@ -138,11 +138,6 @@ impl Elicitor {
         self
     }
 
-    /// The sealer of MRTR state.
-    pub fn sealer(&self) -> &Sealer {
-        &self.sealer
-    }
-
     /// A session for a `tools/call` by an unauthenticated client.
     ///
     /// On 2026-07-28 this opens the `requestState` of a retry; a state that was
@@ -385,11 +380,13 @@ impl fmt::Display for AskError {
 
 impl std::error::Error for AskError {}
 
-impl AskError {
-    /// The JSON-RPC error for this problem. A missing capability is `-32021` with
-    /// `data.requiredCapabilities` on 2026-07-28 and `invalid request` before.
-    pub fn to_mcp_error(&self) -> McpError {
-        match self {
+/// The JSON-RPC error for the problem, as [`Session::finish`] answers it. A missing
+/// capability is `-32021` ([`MISSING_CAPABILITY`]) with `data.requiredCapabilities` on
+/// 2026-07-28 and `invalid request` before; an unusable answer is `invalid params`; the
+/// rest are internal errors.
+impl From<AskError> for McpError {
+    fn from(e: AskError) -> McpError {
+        match &e {
             AskError::Unsupported {
                 mode,
                 revision: Some(r),
@@ -400,13 +397,13 @@ impl AskError {
                 };
                 McpError::new(
                     MISSING_CAPABILITY,
-                    self.to_string(),
+                    e.to_string(),
                     Some(serde_json::json!({ "requiredCapabilities": required })),
                 )
             }
-            AskError::Unsupported { .. } => McpError::invalid_request(self.to_string(), None),
-            AskError::Answer(_) => McpError::invalid_params(self.to_string(), None),
-            _ => McpError::internal_error(self.to_string(), None),
+            AskError::Unsupported { .. } => McpError::invalid_request(e.to_string(), None),
+            AskError::Answer(_) => McpError::invalid_params(e.to_string(), None),
+            _ => McpError::internal_error(e.to_string(), None),
         }
     }
 }
@@ -482,18 +479,14 @@ pub enum Input<'a> {
 }
 
 impl<'a> Input<'a> {
-    /// The form `T` under `key`.
+    /// The form `T` under `key`. A form built at run time is
+    /// `Input::Form { key, message, form: &form }`.
     pub fn form<T: Elicit>(key: &'a str, message: &'a str) -> Input<'a> {
         Input::Form {
             key,
             message,
             form: T::form(),
         }
-    }
-
-    /// A form built at run time under `key`.
-    pub fn form_value(key: &'a str, message: &'a str, form: &'a Form) -> Input<'a> {
-        Input::Form { key, message, form }
     }
 
     /// Another request under `key`.
@@ -990,8 +983,8 @@ impl Session {
     /// A form's answer is validated like [`ask`](Self::ask)'s (an invalid one is asked
     /// again, with the problems above its message, up to the attempts); a
     /// `sampling/createMessage` or `roots/list` needs the client's capability for it
-    /// ([`supports_sampling`](Self::supports_sampling),
-    /// [`supports_roots`](Self::supports_roots)); other requests are carried as they are.
+    /// (`sampling` or `roots` in [`client_capabilities`](Self::client_capabilities),
+    /// else [`AskError::Unsupported`]); other requests are carried as they are.
     ///
     /// ```no_run
     /// # use elicit_core::mcp::{Halt, Input, Session};
@@ -1152,24 +1145,12 @@ impl Session {
         }
     }
 
-    /// Whether the client takes `sampling/createMessage` requests.
-    pub fn supports_sampling(&self) -> bool {
-        self.capabilities
-            .as_ref()
-            .is_some_and(|c| c.sampling.is_some())
-    }
-
-    /// Whether the client answers `roots/list`.
-    pub fn supports_roots(&self) -> bool {
-        self.capabilities
-            .as_ref()
-            .is_some_and(|c| c.roots.is_some())
-    }
-
     fn require_request(&self, method: &str) -> Result<(), AskError> {
+        let declared =
+            |has: fn(&ClientCapabilities) -> bool| self.capabilities.as_ref().is_some_and(has);
         let (mode, ok) = match method {
-            "sampling/createMessage" => ("sampling", self.supports_sampling()),
-            "roots/list" => ("roots", self.supports_roots()),
+            "sampling/createMessage" => ("sampling", declared(|c| c.sampling.is_some())),
+            "roots/list" => ("roots", declared(|c| c.roots.is_some())),
             "elicitation/create" => ("form", self.mode_supported("form")),
             _ => ("", true),
         };
@@ -1232,7 +1213,7 @@ impl Session {
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
                 Ok(InputRequiredResult::new(Some(*requests), Some(token)))
             }
-            Halt::Ask(e) => Err(e.to_mcp_error()),
+            Halt::Ask(e) => Err(e.into()),
             Halt::Error(e) => Err(e),
         }
     }
