@@ -455,7 +455,8 @@ pub struct UrlAnswer {
 }
 
 /// One question of a batch ([`Session::inputs`]), under the key it has in
-/// `inputRequests` on 2026-07-28.
+/// `inputRequests` on 2026-07-28. A form built at run time (a [`Form`]) is asked as
+/// `Input::Form { key, message, form: &form }`, alone or with others.
 #[derive(Debug)]
 pub enum Input<'a> {
     /// A form (an `elicitation/create` in form mode).
@@ -479,8 +480,7 @@ pub enum Input<'a> {
 }
 
 impl<'a> Input<'a> {
-    /// The form `T` under `key`. A form built at run time is
-    /// `Input::Form { key, message, form: &form }`.
+    /// The form `T` under `key`.
     pub fn form<T: Elicit>(key: &'a str, message: &'a str) -> Input<'a> {
         Input::Form {
             key,
@@ -499,7 +499,7 @@ impl<'a> Input<'a> {
     }
 
     /// The key.
-    pub fn key(&self) -> &'a str {
+    fn key(&self) -> &'a str {
         match self {
             Input::Form { key, .. } | Input::Request { key, .. } => key,
         }
@@ -644,21 +644,6 @@ impl Session {
                 .and_then(Value::as_bool)
                 .unwrap_or(false)
         }))
-    }
-
-    /// Asks a form built at run time; returns the action and, on accept, the
-    /// validated content with defaults filled.
-    ///
-    /// `key` names the question in `inputRequests` on 2026-07-28 (the same key on every
-    /// re-ask); `None` lets the session number it.
-    pub async fn ask_value(
-        &mut self,
-        key: Option<&str>,
-        message: &str,
-        form: &Form,
-    ) -> Result<(Action, Option<Value>), Halt> {
-        let answer = self.ask_form(key, message, form, valid_value).await?;
-        Ok((answer.action(), answer.accepted()))
     }
 
     /// Reads a client's `ElicitResult`: the action and, on accept, the content.
