@@ -3,9 +3,10 @@
 //! a GUI, a [`Script`](crate::client::Script).
 //!
 //! It declares the elicitation capability (form mode; URL mode when asked for), reads the
-//! server's schema with [`read_schema`](crate::client::read_schema) (a schema outside the MCP subset is refused with
-//! `-32602`, never half-shown), shows the asking server's name with the message, and
-//! answers with the user's validated reply, defaults filled in. The same handler serves
+//! server's schema with [`read_schema`], its fields in the server's order (a schema
+//! outside the MCP subset is refused with `-32602`, never half-shown), shows the asking
+//! server's name with the message, and answers with the user's validated reply, defaults
+//! filled in. The same handler serves
 //! push-mode requests (2025-06-18, 2025-11-25) and the `input_required` rounds of
 //! 2026-07-28, which rmcp's client drives through it.
 //!
