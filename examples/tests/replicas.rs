@@ -431,7 +431,7 @@ fn wizard_rounds_alternate_between_replicas_sharing_a_key() {
     let refused = error_message(&client.call(&c, "book_tickets", json!({}), retry));
     assert!(
         refused.contains("requestState of this retry was refused")
-            && refused.contains("\"replicas1\"")
+            && refused.contains("sealed with key \"replicas1\", which this server does not have")
             && refused.contains("foreign or retired key")
             && refused.contains("call the tool again without it"),
         "{refused}"

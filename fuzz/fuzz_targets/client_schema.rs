@@ -7,7 +7,7 @@
 //! side's validator takes as it is.
 #![no_main]
 
-use elicit_core::client::{Reply, elicit_result, read_schema, read_schema_in_order};
+use elicit_core::client::{Reply, read_schema};
 use elicit_core::form::SchemaError;
 use elicit_core::{Form, Revision, Strictness};
 use elicit_fuzz::split_result;
@@ -19,33 +19,40 @@ fn names(form: &Form) -> Vec<String> {
 }
 
 fn check_reply(form: &Form, answer: &Value) {
-    for strictness in [Strictness::Strict, Strictness::Lenient] {
-        let validated = form.validate(Some(answer), strictness);
-        let reply = Reply::accept_with(form, answer.clone(), strictness);
-        match (&reply, &validated) {
-            (Ok(Reply::Accept(map)), Ok(valid)) => {
-                let content = Value::Object(map.clone());
-                assert_eq!(&content, &**valid, "Reply::accept and validate differ");
-                let result = elicit_result(reply.as_ref().expect("ok"));
-                let (action, sent) = split_result(&result).expect("our own ElicitResult splits");
-                assert_eq!(action, "accept");
-                assert_eq!(sent, Some(&content));
-                match form.validate(sent, Strictness::Strict) {
-                    Ok(again) => {
-                        assert_eq!(&*again, &content, "a reply changes when validated again")
-                    }
-                    Err(e) => panic!("the server refuses the client's own reply {content}: {e}"),
-                }
+    // `Reply::accept` validates strictly; what Strict accepts, Lenient takes unchanged.
+    let validated = form.validate(Some(answer), Strictness::Strict);
+    if let Ok(valid) = &validated {
+        let lenient = form
+            .validate(Some(answer), Strictness::Lenient)
+            .unwrap_or_else(|e| panic!("Lenient refuses what Strict accepts: {e}"));
+        assert_eq!(
+            &*lenient, &**valid,
+            "Lenient reads otherwise what Strict accepts"
+        );
+    }
+    let reply = Reply::accept(form, answer.clone());
+    match (&reply, &validated) {
+        (Ok(Reply::Accept(map)), Ok(valid)) => {
+            let content = Value::Object(map.clone());
+            assert_eq!(&content, &**valid, "Reply::accept and validate differ");
+            let result =
+                serde_json::to_value(reply.as_ref().expect("ok")).expect("a reply serializes");
+            let (action, sent) = split_result(&result).expect("our own ElicitResult splits");
+            assert_eq!(action, "accept");
+            assert_eq!(sent, Some(&content));
+            match form.validate(sent, Strictness::Strict) {
+                Ok(again) => assert_eq!(&*again, &content, "a reply changes when validated again"),
+                Err(e) => panic!("the server refuses the client's own reply {content}: {e}"),
             }
-            (Err(e), Err(v)) => {
-                assert_eq!(e.to_string(), v.to_string());
-                assert!(!e.to_string().is_empty());
-                if let elicit_core::AnswerError::Invalid(errors) = e {
-                    elicit_fuzz::check_errors(form, errors, "client form");
-                }
-            }
-            _ => panic!("Reply::accept gave {reply:?}, validate {validated:?}"),
         }
+        (Err(e), Err(v)) => {
+            assert_eq!(e.to_string(), v.to_string());
+            assert!(!e.to_string().is_empty());
+            if let elicit_core::AnswerError::Invalid(errors) = e {
+                elicit_fuzz::check_errors(form, errors, "client form");
+            }
+        }
+        _ => panic!("Reply::accept gave {reply:?}, validate {validated:?}"),
     }
 }
 
@@ -65,12 +72,6 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-
-    // In the order of the reversed names: the same fields, reordered.
-    let mut reversed = names(&form);
-    reversed.reverse();
-    let ordered = read_schema_in_order(&schema, &reversed).expect("read once, read again");
-    assert_eq!(names(&ordered), reversed);
 
     for &revision in Revision::ALL {
         match form.requested_schema(revision) {

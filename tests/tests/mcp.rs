@@ -927,6 +927,93 @@ async fn mrtr_named_keys() {
     assert_eq!(text(&done), "Hello, Alice");
 }
 
+/// A form built at run time is asked as `Input::Form`, alone in its batch, in every era:
+/// an invalid answer is asked again with the problem, and the valid one comes back with
+/// its defaults filled.
+#[tokio::test]
+async fn a_form_built_at_run_time() {
+    use elicit_core::client::read_schema;
+    use elicit_core::mcp::{Halt, Input, InputAnswer, Session};
+    use rmcp::model::{ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig};
+
+    #[derive(Clone)]
+    struct Seats(Elicitor);
+
+    async fn seats(s: &mut Session) -> Result<CallToolResult, Halt> {
+        // Read from configuration, say: not a type known at compile time.
+        let form = read_schema(&json!({
+            "type": "object",
+            "properties": {
+                "seats": {"type": "integer", "title": "Seats", "minimum": 1, "maximum": 4},
+                "window": {"type": "boolean", "default": true}
+            },
+            "required": ["seats"]
+        }))
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let answers = s
+            .inputs(vec![Input::Form {
+                key: "seats",
+                message: "How many seats?",
+                form: &form,
+            }])
+            .await?;
+        let answer = match answers.into_iter().next() {
+            Some(InputAnswer::Form {
+                action,
+                content: Some(content),
+            }) => format!("{action} {content}"),
+            other => format!("{other:?}"),
+        };
+        Ok(CallToolResult::success(vec![
+            rmcp::model::ContentBlock::text(answer),
+        ]))
+    }
+
+    impl ServerHandler for Seats {
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        }
+        async fn list_tools(
+            &self,
+            _: Option<PaginatedRequestParams>,
+            _: RequestContext<rmcp::service::RoleServer>,
+        ) -> Result<ListToolsResult, ErrorData> {
+            Ok(ListToolsResult::default())
+        }
+        async fn call_tool(
+            &self,
+            params: CallToolRequestParams,
+            ctx: RequestContext<rmcp::service::RoleServer>,
+        ) -> Result<CallToolResponse, ErrorData> {
+            let mut s = self.0.tool(&ctx, &params)?;
+            let result = seats(&mut s).await;
+            s.finish(result)
+        }
+    }
+
+    for era in ALL_ERAS {
+        let answers = vec![accept(json!({"seats": 9})), accept(json!({"seats": 2}))];
+        let client = Scripted::new(era, answers);
+        let running = connect(Seats(elicitor()), client.clone(), era).await;
+        let result = tokio::time::timeout(LIMIT, running.call_tool(call("seats", json!({}))))
+            .await
+            .expect("bounded")
+            .expect("a result");
+        assert_eq!(
+            text(&result),
+            r#"accept {"seats":2,"window":true}"#,
+            "{era:?}"
+        );
+        let messages = client.messages();
+        assert_eq!(messages.len(), 2, "{era:?}: {messages:?}");
+        assert!(
+            messages[1].contains("Seats") && messages[1].ends_with("How many seats?"),
+            "{era:?}: {}",
+            messages[1]
+        );
+    }
+}
+
 // --- several questions in one round (`Session::inputs`), on the conformance server ------
 
 fn conformance_server() -> elicit_examples::servers::conformance::ConformanceServer {

@@ -5,8 +5,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use elicit_core::client::Script;
 use elicit_core::client::rmcp::FormClient;
-use elicit_core::client::{Script, ScriptEntry};
 use elicit_core::mcp::Elicitor;
 use elicit_core::seal::{Key, Keyring, Sealer};
 use elicit_examples::servers::purge::{PurgeServer, create_samples};
@@ -31,16 +31,14 @@ fn elicitor() -> Elicitor {
     Elicitor::new(Sealer::new(Keyring::new("k1", Key::generate()).unwrap()))
 }
 
-fn entry(fields: &[&str], action: &str, content: Value) -> ScriptEntry {
-    ScriptEntry {
-        message: None,
-        fields: Some(fields.iter().map(|f| (*f).to_owned()).collect()),
-        action: action.to_owned(),
-        content: match content {
-            Value::Object(m) => m,
-            _ => Default::default(),
-        },
-    }
+/// A script entry for the form with exactly these fields.
+fn entry(fields: &[&str], action: &str, content: Value) -> Value {
+    json!({"fields": fields, "action": action, "content": content})
+}
+
+/// A script of these entries, through its JSON text.
+fn script_of(entries: Vec<Value>) -> Script {
+    Value::Array(entries).to_string().parse().unwrap()
 }
 
 async fn connect<S: ServerHandler + Send + 'static>(
@@ -106,13 +104,12 @@ const ERAS: [Era; 3] = [Era::Push0618, Era::Push1125, Era::Mrtr];
 #[tokio::test]
 async fn script_books_tickets_in_every_era() {
     for era in ERAS {
-        let script = Script::new(vec![
+        let script = script_of(vec![
             entry(&["date"], "accept", json!({"date": "2025-02-03"})),
             entry(&["seat"], "accept", json!({"seat": "A2"})),
             // `popcorn` has a default (false); only the drink is scripted.
             entry(&["popcorn", "drink"], "accept", json!({"drink": "water"})),
-        ])
-        .unwrap();
+        ]);
         let server = TicketServer::new(elicitor(), Arc::new(Mutex::new(Cinema::demo())));
         let running = connect(server, script, era).await;
         let text = call(&running, "book_tickets", json!({})).await;
@@ -131,12 +128,11 @@ async fn script_books_tickets_in_every_era() {
 async fn a_form_nobody_scripted_is_cancelled_not_accepted() {
     for era in ERAS {
         // Only the date is scripted: the seat step is cancelled, nothing is booked.
-        let script = Script::new(vec![entry(
+        let script = script_of(vec![entry(
             &["date"],
             "accept",
             json!({"date": "2025-02-03"}),
-        )])
-        .unwrap();
+        )]);
         let cinema = Arc::new(Mutex::new(Cinema::demo()));
         let server = TicketServer::new(elicitor(), cinema.clone());
         let running = connect(server, script, era).await;
@@ -162,12 +158,11 @@ async fn a_form_nobody_scripted_is_cancelled_not_accepted() {
 
 #[tokio::test]
 async fn a_scripted_answer_the_form_refuses_is_cancelled() {
-    let script = Script::new(vec![entry(
+    let script = script_of(vec![entry(
         &["date"],
         "accept",
         json!({"date": "tomorrow"}),
-    )])
-    .unwrap();
+    )]);
     let server = TicketServer::new(elicitor(), Arc::new(Mutex::new(Cinema::demo())));
     let running = connect(server, script, Era::Push1125).await;
     let text = call(&running, "book_tickets", json!({})).await;
@@ -180,11 +175,10 @@ async fn a_scripted_answer_the_form_refuses_is_cancelled() {
 async fn script_drives_book_trip_and_purge() {
     for era in ERAS {
         let inventory = Arc::new(Mutex::new(Inventory::demo()));
-        let script = Script::from_json(
-            r#"[{"message": "alternative", "action": "accept",
-                 "content": {"checkAlternatives": true, "newDate": "2025-02-05"}}]"#,
-        )
-        .unwrap();
+        let script = r#"[{"message": "alternative", "action": "accept",
+                 "content": {"checkAlternatives": true, "newDate": "2025-02-05"}}]"#
+            .parse::<Script>()
+            .unwrap();
         let running = connect(TripServer::new(elicitor(), inventory.clone()), script, era).await;
         let text = call(&running, "book-trip", json!({"date": "2025-02-01"})).await;
         assert!(text.contains("2025-02-05"), "{era:?}: {text}");
@@ -194,12 +188,11 @@ async fn script_drives_book_trip_and_purge() {
             std::env::temp_dir().join(format!("elicit-scripted-{}-{era:?}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         create_samples(&root).unwrap();
-        let script = Script::new(vec![entry(
+        let script = script_of(vec![entry(
             &["confirm", "approver", "retention_days"],
             "decline",
             json!({}),
-        )])
-        .unwrap();
+        )]);
         let running = connect(PurgeServer::new(elicitor(), root.clone()), script, era).await;
         let text = call(
             &running,
@@ -214,13 +207,14 @@ async fn script_drives_book_trip_and_purge() {
 
 #[test]
 fn bad_scripts_are_refused_with_a_reason() {
-    let e = Script::from_json(r#"[{"action": "accept"}]"#).unwrap_err();
+    let e = r#"[{"action": "accept"}]"#.parse::<Script>().unwrap_err();
     assert!(e.to_string().contains("say which form it answers"), "{e}");
-    let e = Script::from_json(r#"[{"fields": ["a"], "action": "reject"}]"#).unwrap_err();
+    let e = r#"[{"fields": ["a"], "action": "reject"}]"#.parse::<Script>().unwrap_err();
     assert!(e.to_string().contains("entry 1"), "{e}");
-    let e = Script::from_json(r#"{"fields": ["a"]}"#).unwrap_err();
+    let e = r#"{"fields": ["a"]}"#.parse::<Script>().unwrap_err();
     assert!(e.to_string().contains("not a script"), "{e}");
-    let e =
-        Script::from_json(r#"[{"fields": ["a"], "action": "accept", "extra": 1}]"#).unwrap_err();
+    let e = r#"[{"fields": ["a"], "action": "accept", "extra": 1}]"#
+        .parse::<Script>()
+        .unwrap_err();
     assert!(e.to_string().contains("unknown field"), "{e}");
 }

@@ -1,13 +1,26 @@
 //! What a client needs to put a form in front of a person: the question, the
 //! person's reply validated with the server side's own validator, the `ElicitResult`.
 
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::answer::{Action, AnswerError, Strictness};
 use crate::form::Form;
 
 /// How the user ended the form.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// It serializes as the `ElicitResult` to send back: `{"action": "accept", "content":
+/// {..}}`, `{"action": "decline"}` or `{"action": "cancel"}`.
+///
+/// ```
+/// use elicit_core::client::Reply;
+/// use serde_json::json;
+///
+/// assert_eq!(serde_json::to_value(Reply::Decline)?, json!({"action": "decline"}));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "action", content = "content", rename_all = "lowercase")]
 pub enum Reply {
     /// Submitted, with the validated answers (defaults filled in).
     Accept(Map<String, Value>),
@@ -19,19 +32,10 @@ pub enum Reply {
 
 impl Reply {
     /// Validates the user's answers against `form` with the server side's validator
-    /// (strict), filling defaults for fields left untouched.
+    /// ([strict](Strictness::Strict): a number is a JSON number, not text), filling
+    /// defaults for fields left untouched.
     pub fn accept(form: &Form, answers: Value) -> Result<Reply, AnswerError> {
-        Reply::accept_with(form, answers, Strictness::Strict)
-    }
-
-    /// [`accept`](Self::accept) with a chosen [`Strictness`] (lenient reads `"42"` as a
-    /// number: handy for answers typed as text).
-    pub fn accept_with(
-        form: &Form,
-        answers: Value,
-        strictness: Strictness,
-    ) -> Result<Reply, AnswerError> {
-        match form.validate_owned(Some(answers), strictness)? {
+        match form.validate_owned(Some(answers), Strictness::Strict)? {
             Value::Object(map) => Ok(Reply::Accept(map)),
             // `validate` only passes objects (or fills an empty one).
             _ => Ok(Reply::Accept(Map::new())),
@@ -46,17 +50,6 @@ impl Reply {
             Reply::Cancel => Action::Cancel,
         }
     }
-}
-
-/// The `ElicitResult` to send back: `{"action": "accept", "content": {..}}`,
-/// `{"action": "decline"}` or `{"action": "cancel"}`.
-pub fn elicit_result(reply: &Reply) -> Value {
-    let mut out = Map::new();
-    out.insert("action".into(), Value::from(reply.action().as_str()));
-    if let Reply::Accept(content) = reply {
-        out.insert("content".into(), Value::Object(content.clone()));
-    }
-    Value::Object(out)
 }
 
 /// One form to put in front of a person.
@@ -74,6 +67,16 @@ pub struct Question<'a> {
 ///
 /// Implementations must offer decline and cancel as distinct choices and should
 /// validate with [`Reply::accept`] before answering.
+///
+/// A closure `Fn(Question<'_>) -> Reply` is an `Asker` too (for tests and simple
+/// unattended clients); name the argument's type so that it takes any lifetime:
+///
+/// ```
+/// use elicit_core::client::{Asker, Question, Reply};
+///
+/// fn takes(asker: impl Asker) {}
+/// takes(|_: Question<'_>| Reply::Decline);
+/// ```
 pub trait Asker: Send + Sync {
     /// Puts `question` in front of the user and returns how they ended it.
     fn ask(&self, question: Question<'_>) -> impl std::future::Future<Output = Reply> + Send;
@@ -91,14 +94,12 @@ pub trait Asker: Send + Sync {
     }
 }
 
-/// A closure as an [`Asker`] (for tests and simple unattended clients).
-pub struct AskWith<F>(pub F);
-
-impl<F> Asker for AskWith<F>
+/// A closure as an [`Asker`]: it answers every form at once; URL mode declines.
+impl<F> Asker for F
 where
     F: Fn(Question<'_>) -> Reply + Send + Sync,
 {
     fn ask(&self, question: Question<'_>) -> impl std::future::Future<Output = Reply> + Send {
-        std::future::ready((self.0)(question))
+        std::future::ready(self(question))
     }
 }

@@ -3,7 +3,7 @@
 //! server side uses, and build the `ElicitResult`.
 //!
 //! ```
-//! use elicit_core::client::{Reply, read_schema, elicit_result};
+//! use elicit_core::client::{Reply, read_schema};
 //! use serde_json::json;
 //!
 //! let schema = json!({
@@ -22,8 +22,9 @@
 //!
 //! // The user typed only the buckets; the default fills the size.
 //! let reply = Reply::accept(&form, json!({"buckets": 2}))?;
+//! // It serializes as the `ElicitResult` to send back.
 //! assert_eq!(
-//!     elicit_result(&reply),
+//!     serde_json::to_value(&reply)?,
 //!     json!({"action": "accept", "content": {"buckets": 2, "size": "s"}})
 //! );
 //! // Out of bounds: a message fit to show the user, field by field.
@@ -43,6 +44,6 @@ pub mod rmcp;
 mod schema;
 mod script;
 
-pub use ask::{AskWith, Asker, Question, Reply, elicit_result};
-pub use schema::{SchemaRefused, read_schema, read_schema_in_order};
-pub use script::{Script, ScriptEntry, ScriptError};
+pub use ask::{Asker, Question, Reply};
+pub use schema::{SchemaRefused, read_schema};
+pub use script::{Script, ScriptError};

@@ -3,9 +3,10 @@
 //! a GUI, a [`Script`](crate::client::Script).
 //!
 //! It declares the elicitation capability (form mode; URL mode when asked for), reads the
-//! server's schema with [`read_schema`](crate::client::read_schema) (a schema outside the MCP subset is refused with
-//! `-32602`, never half-shown), shows the asking server's name with the message, and
-//! answers with the user's validated reply, defaults filled in. The same handler serves
+//! server's schema with [`read_schema`], its fields in the server's order (a schema
+//! outside the MCP subset is refused with `-32602`, never half-shown), shows the asking
+//! server's name with the message, and answers with the user's validated reply, defaults
+//! filled in. The same handler serves
 //! push-mode requests (2025-06-18, 2025-11-25) and the `input_required` rounds of
 //! 2026-07-28, which rmcp's client drives through it.
 //!
@@ -33,13 +34,15 @@ use ::rmcp::ClientHandler;
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
     ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationCapability, FormElicitationCapability, Implementation, ProtocolVersion,
-    UrlElicitationCapability,
+    ElicitationCapability, ElicitationSchema, FormElicitationCapability, Implementation,
+    ProtocolVersion, UrlElicitationCapability,
 };
 use ::rmcp::service::{RequestContext, RoleClient};
+use serde_json::Value;
 
 use crate::answer::Action;
-use crate::client::{Asker, Question, Reply, elicit_result, read_schema_in_order};
+use crate::client::{Asker, Question, Reply, read_schema};
+use crate::form::Form;
 
 /// An rmcp client handler answering elicitations through an [`Asker`].
 pub struct FormClient<A> {
@@ -97,6 +100,15 @@ impl<A: Asker + 'static> FormClient<A> {
     }
 }
 
+/// The server's schema as a [`Form`], its fields in the server's order: rmcp writes the
+/// properties in their wire order (`ElicitationSchema::property_order`), and this
+/// feature turns on serde_json's `preserve_order`, which keeps it.
+fn read_requested(schema: &ElicitationSchema) -> Result<Form, McpError> {
+    let schema =
+        serde_json::to_value(schema).map_err(|e| McpError::internal_error(e.to_string(), None))?;
+    read_schema(&schema).map_err(|e| McpError::invalid_params(e.to_string(), None))
+}
+
 fn action(a: Action) -> ElicitationAction {
     match a {
         Action::Accept => ElicitationAction::Accept,
@@ -136,11 +148,7 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
                 requested_schema,
                 ..
             } => {
-                let schema = serde_json::to_value(&requested_schema)
-                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                let order = requested_schema.property_order.as_deref().unwrap_or(&[]);
-                let form = read_schema_in_order(&schema, order)
-                    .map_err(|e| McpError::invalid_params(e.to_string(), None))?;
+                let form = read_requested(&requested_schema)?;
                 let reply = self
                     .asker
                     .ask(Question {
@@ -149,12 +157,10 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
                         form: &form,
                     })
                     .await;
-                let content = match &reply {
-                    Reply::Accept(_) => elicit_result(&reply).get("content").cloned(),
-                    _ => None,
-                };
                 let mut result = ElicitResult::new(action(reply.action()));
-                result.content = content;
+                if let Reply::Accept(content) = reply {
+                    result.content = Some(Value::Object(content));
+                }
                 Ok(result)
             }
             ElicitRequestParams::UrlElicitationParams { message, url, .. } => {
@@ -175,5 +181,23 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
                 None,
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields come in the server's order, not sorted by name.
+    #[test]
+    fn fields_keep_the_wire_order() {
+        let wire = r#"{"type": "object", "properties": {
+            "zone": {"type": "string"}, "age": {"type": "integer"}, "mail": {"type": "string"}
+        }, "required": ["age"]}"#;
+        let schema: ElicitationSchema = serde_json::from_str(wire).unwrap();
+        let form = read_requested(&schema).unwrap();
+        let names: Vec<&str> = form.fields().iter().map(|f| &*f.name).collect();
+        assert_eq!(names, ["zone", "age", "mail"]);
+        assert!(form.field("age").unwrap().required);
     }
 }

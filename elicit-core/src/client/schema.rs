@@ -9,6 +9,7 @@ use crate::form::{Choice, Field, FieldKind, Form, Format};
 
 /// Why a `requestedSchema` cannot be shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaRefused {
     /// Where: `requestedSchema`, or `properties.<name>` and the keyword.
     pub path: String,
@@ -133,25 +134,6 @@ pub fn read_schema(schema: &Value) -> Result<Form, SchemaRefused> {
     crate::form::rules::check_fields_of_schema(&fields)
         .map_err(|e| SchemaRefused::at(root, e.to_string()))?;
     Ok(Form::from_checked(fields))
-}
-
-/// [`read_schema`], then the fields put in `order` (the wire order of the properties,
-/// when the JSON was parsed by something that keeps it, such as rmcp's
-/// `ElicitationSchema::property_order`). Names not in `order` keep their place after
-/// the ordered ones.
-pub fn read_schema_in_order<S: AsRef<str>>(
-    schema: &Value,
-    order: &[S],
-) -> Result<Form, SchemaRefused> {
-    let mut form = read_schema(schema)?;
-    let position = |name: &str| {
-        order
-            .iter()
-            .position(|o| o.as_ref() == name)
-            .unwrap_or(usize::MAX)
-    };
-    form.fields.to_mut().sort_by_key(|f| position(&f.name));
-    Ok(form)
 }
 
 /// The keywords each type may carry.

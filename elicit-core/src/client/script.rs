@@ -1,27 +1,29 @@
 //! Scripted answers: the unattended client, for tests and automation.
 
 use std::fmt;
+use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
 use crate::answer::Action;
 use crate::client::{Asker, Question, Reply};
 
-/// One scripted answer: which form it is for, and what to answer.
-#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+/// One scripted answer: which form it is for, and what to answer. Its JSON form is
+/// described on [`Script`].
+#[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ScriptEntry {
+struct ScriptEntry {
     /// Matches a form whose message contains this text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    #[serde(default)]
+    message: Option<String>,
     /// Matches a form with exactly these fields (any order).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fields: Option<Vec<String>>,
+    #[serde(default)]
+    fields: Option<Vec<String>>,
     /// `accept`, `decline` or `cancel`.
-    pub action: String,
+    action: String,
     /// The answers of an accept (defaults fill the rest).
     #[serde(default)]
-    pub content: Map<String, Value>,
+    content: Map<String, Value>,
 }
 
 impl ScriptEntry {
@@ -58,14 +60,22 @@ impl std::error::Error for ScriptError {}
 /// and so is an accept whose content the form refuses. [`events`](Self::events) says
 /// what happened to each form.
 ///
+/// A script is a JSON list of entries, read with `parse` (its [`FromStr`]) or
+/// [`from_file`](Self::from_file). An entry has:
+///
+/// - `message` (text the form's message contains) and/or `fields` (exactly these field
+///   names, in any order): which form it answers; at least one of the two;
+/// - `action`: `accept`, `decline` or `cancel`;
+/// - `content`: the answers of an accept (defaults fill the rest).
+///
 /// ```
 /// use elicit_core::client::{Asker, Question, Reply, Script, read_schema};
 /// use serde_json::json;
 ///
-/// let script = Script::from_json(r#"[
+/// let script: Script = r#"[
 ///     {"fields": ["seat"], "action": "accept", "content": {"seat": "A2"}},
 ///     {"message": "popcorn", "action": "decline"}
-/// ]"#)?;
+/// ]"#.parse()?;
 /// let form = read_schema(&json!({"type": "object",
 ///     "properties": {"seat": {"type": "string", "enum": ["A1", "A2"]}}}))?;
 /// let ask = |message| Question { server: Some("ticket-booking"), message, form: &form };
@@ -90,7 +100,7 @@ pub struct Script {
 
 impl Script {
     /// A script of these entries.
-    pub fn new(entries: Vec<ScriptEntry>) -> Result<Script, ScriptError> {
+    fn new(entries: Vec<ScriptEntry>) -> Result<Script, ScriptError> {
         for (i, e) in entries.iter().enumerate() {
             e.action
                 .parse::<Action>()
@@ -108,18 +118,11 @@ impl Script {
         })
     }
 
-    /// A script from its JSON text: a list of [`ScriptEntry`].
-    pub fn from_json(text: &str) -> Result<Script, ScriptError> {
-        let entries: Vec<ScriptEntry> = serde_json::from_str(text)
-            .map_err(|e| ScriptError(format!("not a script (a JSON list of entries): {e}")))?;
-        Script::new(entries)
-    }
-
-    /// A script from a JSON file.
+    /// A script from a JSON file (the text [`Script`] describes).
     pub fn from_file(path: &std::path::Path) -> Result<Script, ScriptError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| ScriptError(format!("cannot read {}: {e}", path.display())))?;
-        Script::from_json(&text)
+        text.parse()
     }
 
     /// What happened to each form asked so far, in order.
@@ -171,6 +174,17 @@ impl Script {
             events.push(event);
         }
         reply
+    }
+}
+
+/// A script from its JSON text, a list of entries (see [`Script`]).
+impl FromStr for Script {
+    type Err = ScriptError;
+
+    fn from_str(text: &str) -> Result<Script, ScriptError> {
+        let entries: Vec<ScriptEntry> = serde_json::from_str(text)
+            .map_err(|e| ScriptError(format!("not a script (a JSON list of entries): {e}")))?;
+        Script::new(entries)
     }
 }
 

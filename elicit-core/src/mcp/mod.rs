@@ -89,7 +89,7 @@ pub const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
 
 /// Server-wide settings: the key that seals MRTR state, timeouts, attempts.
 ///
-/// Cheap to clone; keep one in the server and open a [`Session`] per call.
+/// Clones share the settings and keys; keep one in the server and open a [`Session`] per call.
 #[derive(Clone)]
 pub struct Elicitor {
     sealer: Arc<Sealer>,
@@ -136,11 +136,6 @@ impl Elicitor {
     pub fn with_strictness(mut self, strictness: Strictness) -> Elicitor {
         self.strictness = strictness;
         self
-    }
-
-    /// The sealer of MRTR state.
-    pub fn sealer(&self) -> &Sealer {
-        &self.sealer
     }
 
     /// A session for a `tools/call` by an unauthenticated client.
@@ -385,11 +380,13 @@ impl fmt::Display for AskError {
 
 impl std::error::Error for AskError {}
 
-impl AskError {
-    /// The JSON-RPC error for this problem. A missing capability is `-32021` with
-    /// `data.requiredCapabilities` on 2026-07-28 and `invalid request` before.
-    pub fn to_mcp_error(&self) -> McpError {
-        match self {
+/// The JSON-RPC error for the problem, as [`Session::finish`] answers it. A missing
+/// capability is `-32021` ([`MISSING_CAPABILITY`]) with `data.requiredCapabilities` on
+/// 2026-07-28 and `invalid request` before; an unusable answer is `invalid params`; the
+/// rest are internal errors.
+impl From<AskError> for McpError {
+    fn from(e: AskError) -> McpError {
+        match &e {
             AskError::Unsupported {
                 mode,
                 revision: Some(r),
@@ -400,13 +397,13 @@ impl AskError {
                 };
                 McpError::new(
                     MISSING_CAPABILITY,
-                    self.to_string(),
+                    e.to_string(),
                     Some(serde_json::json!({ "requiredCapabilities": required })),
                 )
             }
-            AskError::Unsupported { .. } => McpError::invalid_request(self.to_string(), None),
-            AskError::Answer(_) => McpError::invalid_params(self.to_string(), None),
-            _ => McpError::internal_error(self.to_string(), None),
+            AskError::Unsupported { .. } => McpError::invalid_request(e.to_string(), None),
+            AskError::Answer(_) => McpError::invalid_params(e.to_string(), None),
+            _ => McpError::internal_error(e.to_string(), None),
         }
     }
 }
@@ -458,7 +455,8 @@ pub struct UrlAnswer {
 }
 
 /// One question of a batch ([`Session::inputs`]), under the key it has in
-/// `inputRequests` on 2026-07-28.
+/// `inputRequests` on 2026-07-28. A form built at run time (a [`Form`]) is asked as
+/// `Input::Form { key, message, form: &form }`, alone or with others.
 #[derive(Debug)]
 pub enum Input<'a> {
     /// A form (an `elicitation/create` in form mode).
@@ -491,11 +489,6 @@ impl<'a> Input<'a> {
         }
     }
 
-    /// A form built at run time under `key`.
-    pub fn form_value(key: &'a str, message: &'a str, form: &'a Form) -> Input<'a> {
-        Input::Form { key, message, form }
-    }
-
     /// Another request under `key`.
     pub fn request(key: &'a str, method: &'a str, params: Value) -> Input<'a> {
         Input::Request {
@@ -506,7 +499,7 @@ impl<'a> Input<'a> {
     }
 
     /// The key.
-    pub fn key(&self) -> &'a str {
+    fn key(&self) -> &'a str {
         match self {
             Input::Form { key, .. } | Input::Request { key, .. } => key,
         }
@@ -651,21 +644,6 @@ impl Session {
                 .and_then(Value::as_bool)
                 .unwrap_or(false)
         }))
-    }
-
-    /// Asks a form built at run time; returns the action and, on accept, the
-    /// validated content with defaults filled.
-    ///
-    /// `key` names the question in `inputRequests` on 2026-07-28 (the same key on every
-    /// re-ask); `None` lets the session number it.
-    pub async fn ask_value(
-        &mut self,
-        key: Option<&str>,
-        message: &str,
-        form: &Form,
-    ) -> Result<(Action, Option<Value>), Halt> {
-        let answer = self.ask_form(key, message, form, valid_value).await?;
-        Ok((answer.action(), answer.accepted()))
     }
 
     /// Reads a client's `ElicitResult`: the action and, on accept, the content.
@@ -992,8 +970,8 @@ impl Session {
     /// A form's answer is validated like [`ask`](Self::ask)'s (an invalid one is asked
     /// again, with the problems above its message, up to the attempts); a
     /// `sampling/createMessage` or `roots/list` needs the client's capability for it
-    /// ([`supports_sampling`](Self::supports_sampling),
-    /// [`supports_roots`](Self::supports_roots)); other requests are carried as they are.
+    /// (`sampling` or `roots` in [`client_capabilities`](Self::client_capabilities),
+    /// else [`AskError::Unsupported`]); other requests are carried as they are.
     ///
     /// ```no_run
     /// # use elicit_core::mcp::{Halt, Input, Session};
@@ -1154,24 +1132,12 @@ impl Session {
         }
     }
 
-    /// Whether the client takes `sampling/createMessage` requests.
-    pub fn supports_sampling(&self) -> bool {
-        self.capabilities
-            .as_ref()
-            .is_some_and(|c| c.sampling.is_some())
-    }
-
-    /// Whether the client answers `roots/list`.
-    pub fn supports_roots(&self) -> bool {
-        self.capabilities
-            .as_ref()
-            .is_some_and(|c| c.roots.is_some())
-    }
-
     fn require_request(&self, method: &str) -> Result<(), AskError> {
+        let declared =
+            |has: fn(&ClientCapabilities) -> bool| self.capabilities.as_ref().is_some_and(has);
         let (mode, ok) = match method {
-            "sampling/createMessage" => ("sampling", self.supports_sampling()),
-            "roots/list" => ("roots", self.supports_roots()),
+            "sampling/createMessage" => ("sampling", declared(|c| c.sampling.is_some())),
+            "roots/list" => ("roots", declared(|c| c.roots.is_some())),
             "elicitation/create" => ("form", self.mode_supported("form")),
             _ => ("", true),
         };
@@ -1234,7 +1200,7 @@ impl Session {
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
                 Ok(InputRequiredResult::new(Some(*requests), Some(token)))
             }
-            Halt::Ask(e) => Err(e.to_mcp_error()),
+            Halt::Ask(e) => Err(e.into()),
             Halt::Error(e) => Err(e),
         }
     }

@@ -320,7 +320,10 @@ impl ConformanceServer {
             "test_input_required_result_capabilities" => {
                 // Ask only for what the client declared, in this very request.
                 let mut inputs = Vec::new();
-                if s.supports_sampling() {
+                let sampling_declared = s
+                    .client_capabilities()
+                    .is_some_and(|c| c.sampling.is_some());
+                if sampling_declared {
                     inputs.push(Input::request(
                         "sample_input",
                         "sampling/createMessage",
