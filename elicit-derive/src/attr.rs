@@ -338,11 +338,9 @@ fn each_key<K: Keys>(
                         key_list(K::allowed_on(place)),
                     ),
                 ),
-                None if attr_name == "elicit" && ident == "deserialize" => cx.error(
-                    span,
-                    "`deserialize` is no longer a key: an answer is always read by the type's own \
-                     `Deserialize` (derive it beside `Elicit`), in every build; remove the key",
-                ),
+                // The former opt-in reading path: every answer is now read by the type's
+                // own `Deserialize` in every build, so the flag is taken and changes nothing.
+                None if place == Place::Type && ident == "deserialize" && value.is_none() => {}
                 None => cx.error(
                     span,
                     format!(

@@ -317,3 +317,61 @@ fn crate_path_attribute_is_used() {
     assert!(snack.toppings.contains(&Topping::Butter));
     assert_eq!(Topping::CHOICES.len(), 2);
 }
+
+/// The form of the report that started the one-pipeline work, as written there: a
+/// default function named `map` beside the former `#[elicit(deserialize)]` flag, which
+/// is still taken and changes nothing. No code of the derive or the library depends on
+/// the build profile (`no_profile_dependent_code`), so what this asserts holds in
+/// release builds too.
+mod reported {
+    fn map() -> u8 {
+        2
+    }
+
+    #[derive(Debug, elicit_core::Elicit, serde::Deserialize)]
+    #[elicit(deserialize)]
+    pub struct F {
+        #[serde(default = "map")]
+        #[elicit(minimum = 1, maximum = 4)]
+        pub party: u8,
+    }
+}
+
+#[test]
+fn reported_form_reads_its_default_and_bounds() {
+    use elicit_core::Elicit;
+    use serde_json::json;
+    let left_out = reported::F::from_content(Some(&json!({}))).unwrap();
+    assert_eq!(left_out.party, 2);
+    assert_eq!(reported::F::from_content(None).unwrap().party, 2);
+    let given = reported::F::from_content(Some(&json!({"party": 4}))).unwrap();
+    assert_eq!(given.party, 4);
+    let err = reported::F::from_content(Some(&json!({"party": 9}))).unwrap_err();
+    assert_eq!(err.to_string(), "party: must be at most 4");
+}
+
+/// Nothing in the derive or the library is compiled differently in debug and release:
+/// no `debug_assertions` condition and no `cfg!(debug_assertions)` anywhere in their
+/// sources, so the tests (run in the debug profile) judge the code release builds run.
+#[test]
+fn no_profile_dependent_code() {
+    fn walk(dir: &std::path::Path, hits: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, hits);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                if text.contains("debug_assertions") || text.contains("opt-level") {
+                    hits.push(path.display().to_string());
+                }
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut hits = Vec::new();
+    for dir in ["elicit-core/src", "elicit-derive/src"] {
+        walk(&root.join(dir), &mut hits);
+    }
+    assert!(hits.is_empty(), "profile-dependent code in {hits:?}");
+}
