@@ -1,5 +1,5 @@
 //! The HTTP serving of `elicit_core::mcp::http`: TCP_NODELAY on accepted sockets, the
-//! Origin and Host checks, the header-read timeout, and the refusal of a non-loopback
+//! Origin and Host checks, the header-read timeout, parse errors, and the refusal of a non-loopback
 //! bind without `--allow-remote`.
 //!
 //! Each test serves the ticket wizard in-process on `127.0.0.1:0` on a runtime of its
@@ -295,4 +295,26 @@ fn non_loopback_bind_is_refused_without_allow_remote() {
     }
     assert!(!status.success(), "{stderr}");
     assert!(stderr.contains("--allow-remote"), "{stderr}");
+}
+
+#[test]
+fn malformed_json_is_a_json_rpc_parse_error() {
+    let server = Server::start(HttpOptions::default());
+    for body in ["{not json", "[1, 2", ""] {
+        let mut stream = server.connect();
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nConnection: close\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).expect("send");
+        let mut response = String::new();
+        stream.read_to_string(&mut response).expect("the response");
+        assert_eq!(status_of(&response), 400, "{body:?}: {response}");
+        let json = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+        let json: serde_json::Value = serde_json::from_str(json).expect("a JSON body");
+        assert_eq!(json["error"]["code"], -32700, "{body:?}: {response}");
+        assert_eq!(json["id"], serde_json::Value::Null);
+    }
 }

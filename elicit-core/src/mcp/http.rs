@@ -16,6 +16,9 @@
 //! | [`allowed_origins`](HttpOptions::allowed_origin) | `http(s)://localhost`, `127.0.0.1`, `[::1]` (any port) | a request with another `Origin` gets `403`; a request without `Origin` passes |
 //! | [`session_idle_timeout`](HttpOptions::session_idle_timeout) | 300 s | a push-era session (2025-06-18, 2025-11-25) unused this long is closed |
 //!
+//! A JSON POST whose body is not a JSON-RPC message is answered `400` with a JSON-RPC
+//! parse error (`-32700`) by [`router`] (see [`json_parse_errors`]).
+//!
 //! Every accepted socket gets TCP_NODELAY: without it a reply written in two pieces
 //! (an SSE event, then the chunk terminator) waits for the client's delayed ACK, about
 //! 40 ms per response on a reused connection.
@@ -264,13 +267,15 @@ where
     StreamableHttpService::new(move || Ok(make()), sessions, options.rmcp_config())
 }
 
-/// An axum router serving [`service`] at [`MCP_PATH`].
+/// An axum router serving [`service`] at [`MCP_PATH`], with [`json_parse_errors`].
 pub fn router<S, F>(make: F, options: &HttpOptions) -> axum::Router
 where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    axum::Router::new().nest_service(MCP_PATH, service(make, options))
+    axum::Router::new()
+        .nest_service(MCP_PATH, service(make, options))
+        .layer(axum::middleware::from_fn(json_parse_errors))
 }
 
 /// [`router`] with the caller's session manager.
@@ -283,7 +288,40 @@ where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    axum::Router::new().nest_service(MCP_PATH, service_with_sessions(make, sessions, options))
+    axum::Router::new()
+        .nest_service(MCP_PATH, service_with_sessions(make, sessions, options))
+        .layer(axum::middleware::from_fn(json_parse_errors))
+}
+
+/// Middleware (for `axum::middleware::from_fn`) that answers a JSON POST whose body is
+/// not a JSON-RPC message with `400` and a JSON-RPC parse error (`-32700`, `id: null`),
+/// where rmcp's service answers `415` with a text body. [`router`] has it; add it to an
+/// app built from [`service`] with `.layer(axum::middleware::from_fn(json_parse_errors))`.
+pub async fn json_parse_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let json_post = request.method() == axum::http::Method::POST
+        && request
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                let essence = v.split_once(';').map_or(v, |(essence, _)| essence);
+                essence.trim().eq_ignore_ascii_case("application/json")
+            });
+    let response = next.run(request).await;
+    if !json_post || response.status() != axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return response;
+    }
+    let body = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not a JSON-RPC message"}}"#;
+    let mut response = axum::response::Response::new(axum::body::Body::from(body));
+    *response.status_mut() = axum::http::StatusCode::BAD_REQUEST;
+    response.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    response
 }
 
 /// Binds `addr` and serves `make()`'s handler at `http://ADDR/mcp` until the future
