@@ -1,5 +1,5 @@
 //! The HTTP serving of `elicit_core::mcp::http`: TCP_NODELAY on accepted sockets, the
-//! Origin and Host checks, the header-read timeout, parse errors, and the refusal of a non-loopback
+//! Origin and Host checks, the header-read timeout, parse errors, the session cap, and the refusal of a non-loopback
 //! bind without `--allow-remote`.
 //!
 //! Each test serves the ticket wizard in-process on `127.0.0.1:0` on a runtime of its
@@ -19,6 +19,7 @@ use elicit_core::mcp::http::{self, HttpOptions};
 use elicit_core::seal::{Keyring, Sealer};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 /// How long one request may take, connection to status line.
 const REQUEST_LIMIT: Duration = Duration::from_secs(10);
@@ -33,6 +34,10 @@ struct Server {
 
 impl Server {
     fn start(options: HttpOptions) -> Server {
+        Server::start_with_sessions(options, Arc::new(LocalSessionManager::default()))
+    }
+
+    fn start_with_sessions(options: HttpOptions, sessions: Arc<LocalSessionManager>) -> Server {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -44,8 +49,9 @@ impl Server {
         let addr = listener.local_addr().expect("local address");
         let elicitor = Elicitor::new(Sealer::new(Keyring::generate()));
         let cinema = Arc::new(Mutex::new(Cinema::demo()));
-        let router = http::router(
+        let router = http::router_with_sessions(
             move || TicketServer::new(elicitor.clone(), cinema.clone()),
+            sessions,
             &options,
         );
         runtime.spawn(http::serve_on(listener, router, options));
@@ -60,6 +66,23 @@ impl Server {
         stream.set_read_timeout(Some(REQUEST_LIMIT)).unwrap();
         stream.set_write_timeout(Some(REQUEST_LIMIT)).unwrap();
         stream
+    }
+
+    /// The session id an `initialize` gets.
+    fn new_session(&self) -> String {
+        let mut stream = self.connect();
+        stream
+            .write_all(initialize_request(&[("Host", "127.0.0.1")], true).as_bytes())
+            .expect("send the request");
+        let head = read_head(&mut stream);
+        assert_eq!(status_of(&head), 200, "{head}");
+        head.lines()
+            .find_map(|line| {
+                let (name, value) = line.split_once(':')?;
+                name.eq_ignore_ascii_case("mcp-session-id")
+                    .then(|| value.trim().to_owned())
+            })
+            .unwrap_or_else(|| panic!("no session id in {head}"))
     }
 
     /// The status of an `initialize` POST to `/mcp` with `headers` (which must
@@ -317,4 +340,28 @@ fn malformed_json_is_a_json_rpc_parse_error() {
         assert_eq!(json["error"]["code"], -32700, "{body:?}: {response}");
         assert_eq!(json["id"], serde_json::Value::Null);
     }
+}
+
+#[test]
+fn the_session_cap_closes_the_oldest_session_first() {
+    let sessions = Arc::new(LocalSessionManager::default());
+    let server =
+        Server::start_with_sessions(HttpOptions::default().max_sessions(2), sessions.clone());
+    let live = || -> Vec<String> {
+        let runtime = server.runtime.as_ref().expect("the runtime");
+        let map = runtime.block_on(sessions.sessions.read());
+        map.keys().map(|id| id.to_string()).collect()
+    };
+    let first = server.new_session();
+    let second = server.new_session();
+    assert_eq!(live().len(), 2);
+    let third = server.new_session();
+    let now = live();
+    assert_eq!(now.len(), 2, "{now:?}");
+    assert!(!now.contains(&first), "{now:?}");
+    assert!(now.contains(&second) && now.contains(&third), "{now:?}");
+    let fourth = server.new_session();
+    let now = live();
+    assert_eq!(now.len(), 2, "{now:?}");
+    assert!(now.contains(&third) && now.contains(&fourth), "{now:?}");
 }

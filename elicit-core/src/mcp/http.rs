@@ -15,6 +15,7 @@
 //! | [`allowed_hosts`](HttpOptions::allowed_host) | `localhost`, `127.0.0.1`, `::1` (any port) | other `Host` headers get `403` (DNS rebinding); add a proxy's name with [`allowed_host`](HttpOptions::allowed_host) |
 //! | [`allowed_origins`](HttpOptions::allowed_origin) | `http(s)://localhost`, `127.0.0.1`, `[::1]` (any port) | a request with another `Origin` gets `403`; a request without `Origin` passes |
 //! | [`session_idle_timeout`](HttpOptions::session_idle_timeout) | 300 s | a push-era session (2025-06-18, 2025-11-25) unused this long is closed |
+//! | [`max_sessions`](HttpOptions::max_sessions) | 1024 | a new session past the cap closes the oldest live one first |
 //!
 //! A JSON POST whose body is not a JSON-RPC message is answered `400` with a JSON-RPC
 //! parse error (`-32700`) by [`router`] (see [`json_parse_errors`]).
@@ -23,16 +24,20 @@
 //! (an SSE event, then the chunk terminator) waits for the client's delayed ACK, about
 //! 40 ms per response on a reused connection.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use ::rmcp::ServerHandler;
+use ::rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use ::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use ::rmcp::transport::streamable_http_server::session::{EventStore, ServerSseMessage};
 use ::rmcp::transport::streamable_http_server::{
-    StreamableHttpServerConfig, StreamableHttpService,
+    RestoreOutcome, SessionId, SessionManager, StreamableHttpServerConfig, StreamableHttpService,
 };
+use futures_core::Stream;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
@@ -46,6 +51,9 @@ pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// The default of [`HttpOptions::session_idle_timeout`].
 pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The default of [`HttpOptions::max_sessions`].
+pub const DEFAULT_MAX_SESSIONS: usize = 1024;
 
 /// The `Host` names accepted by default: loopback only, any port.
 const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -87,6 +95,7 @@ pub struct HttpOptions {
     any_host: bool,
     allowed_origins: Vec<String>,
     session_idle_timeout: Option<Duration>,
+    max_sessions: usize,
     on_accept: Option<AcceptHook>,
 }
 
@@ -100,6 +109,7 @@ impl Default for HttpOptions {
             any_host: false,
             allowed_origins: LOOPBACK_ORIGINS.iter().map(|o| o.to_string()).collect(),
             session_idle_timeout: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
+            max_sessions: DEFAULT_MAX_SESSIONS,
             on_accept: None,
         }
     }
@@ -115,6 +125,7 @@ impl fmt::Debug for HttpOptions {
             .field("any_host", &self.any_host)
             .field("allowed_origins", &self.allowed_origins)
             .field("session_idle_timeout", &self.session_idle_timeout)
+            .field("max_sessions", &self.max_sessions)
             .field("on_accept", &self.on_accept.as_ref().map(|_| "Fn"))
             .finish()
     }
@@ -181,6 +192,13 @@ impl HttpOptions {
         self
     }
 
+    /// How many push-era sessions may be live at once (default 1024, at least 1): a
+    /// new session past the cap closes the oldest live one first.
+    pub fn max_sessions(mut self, max: usize) -> HttpOptions {
+        self.max_sessions = max.max(1);
+        self
+    }
+
     /// Runs `hook` on every socket [`serve_on`] accepts, after TCP_NODELAY is set: to
     /// set other socket options, log peers or check what was set.
     pub fn on_accept(mut self, hook: impl Fn(&TcpStream) + Send + Sync + 'static) -> HttpOptions {
@@ -243,10 +261,7 @@ impl std::error::Error for RemoteBindRefused {}
 /// The Streamable HTTP service of `make()`'s handler (one per session, or per
 /// request when stateless), with the Host and Origin checks of `options`: a tower
 /// service to mount in an axum app of one's own.
-pub fn service<S, F>(
-    make: F,
-    options: &HttpOptions,
-) -> StreamableHttpService<S, LocalSessionManager>
+pub fn service<S, F>(make: F, options: &HttpOptions) -> StreamableHttpService<S, CappedSessions>
 where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
@@ -254,16 +269,18 @@ where
     service_with_sessions(make, Arc::new(options.session_manager()), options)
 }
 
-/// [`service`] with the caller's session manager (to watch or close sessions).
+/// [`service`] with the caller's session manager (to watch or close sessions), capped
+/// at [`HttpOptions::max_sessions`] (its idle timeout is the caller's).
 pub fn service_with_sessions<S, F>(
     make: F,
     sessions: Arc<LocalSessionManager>,
     options: &HttpOptions,
-) -> StreamableHttpService<S, LocalSessionManager>
+) -> StreamableHttpService<S, CappedSessions>
 where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
+    let sessions = Arc::new(CappedSessions::new(sessions, options.max_sessions));
     StreamableHttpService::new(move || Ok(make()), sessions, options.rmcp_config())
 }
 
@@ -403,4 +420,127 @@ fn is_connection_error(e: &std::io::Error) -> bool {
             | std::io::ErrorKind::ConnectionAborted
             | std::io::ErrorKind::ConnectionReset
     )
+}
+
+/// rmcp's [`LocalSessionManager`] with a cap on live sessions: when a new session
+/// would pass [`HttpOptions::max_sessions`], the oldest live one is closed first.
+/// Sessions also close after [`HttpOptions::session_idle_timeout`] unused. Only the
+/// push revisions (2025-06-18, 2025-11-25) have sessions; 2026-07-28 is stateless.
+pub struct CappedSessions {
+    inner: Arc<LocalSessionManager>,
+    max: usize,
+    /// Session ids oldest first; ids of sessions closed otherwise are skipped later.
+    order: tokio::sync::Mutex<VecDeque<SessionId>>,
+}
+
+impl CappedSessions {
+    /// Caps `inner` at `max` live sessions (at least 1).
+    pub fn new(inner: Arc<LocalSessionManager>, max: usize) -> CappedSessions {
+        CappedSessions {
+            inner,
+            max: max.max(1),
+            order: tokio::sync::Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// The session manager capped.
+    pub fn inner(&self) -> &Arc<LocalSessionManager> {
+        &self.inner
+    }
+}
+
+impl fmt::Debug for CappedSessions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CappedSessions")
+            .field("max", &self.max)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SessionManager for CappedSessions {
+    type Error = <LocalSessionManager as SessionManager>::Error;
+    type Transport = <LocalSessionManager as SessionManager>::Transport;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        // One creation at a time, so concurrent ones cannot pass the cap together.
+        let mut order = self.order.lock().await;
+        loop {
+            let live = self.inner.sessions.read().await.len();
+            if live < self.max {
+                break;
+            }
+            let Some(oldest) = order.pop_front() else {
+                // Sessions this wrapper did not create: nothing of ours to close.
+                break;
+            };
+            // Already gone (closed by the client or idle): the next one.
+            let _ = self.inner.close_session(&oldest).await;
+        }
+        let (id, transport) = self.inner.create_session().await?;
+        // Forget the ids of sessions closed meanwhile, so the queue stays bounded.
+        if order.len() >= self.max {
+            let sessions = self.inner.sessions.read().await;
+            order.retain(|id| sessions.contains_key(id));
+        }
+        order.push_back(id.clone());
+        Ok((id, transport))
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        self.inner.initialize_session(id, message).await
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        self.inner.has_session(id).await
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        self.inner.close_session(id).await
+    }
+
+    async fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner.create_stream(id, message).await
+    }
+
+    async fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        self.inner.accept_message(id, message).await
+    }
+
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner.create_standalone_stream(id).await
+    }
+
+    async fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner.resume(id, last_event_id).await
+    }
+
+    async fn restore_session(
+        &self,
+        id: SessionId,
+    ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+        self.inner.restore_session(id).await
+    }
+
+    fn event_store(&self) -> Option<Arc<dyn EventStore>> {
+        self.inner.event_store()
+    }
 }
