@@ -77,6 +77,9 @@ use crate::form::{Form, Revision, SchemaError};
 use crate::seal::{Binding, SealError, Sealer};
 use crate::wizard::{Flow, Outcome, Poll, Request, Wizard, WizardError, WizardState};
 
+#[cfg(feature = "http")]
+pub mod http;
+
 /// How long a push-mode question waits for the person to answer, unless the
 /// [`Elicitor`] says otherwise. A person reads and fills a form: not seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);

@@ -19,15 +19,42 @@ pub struct ServerArgs {
     /// A file holding the keys that seal MRTR state (else $ELICIT_KEYS, else a random key).
     #[arg(long, value_name = "PATH")]
     pub key_file: Option<std::path::PathBuf>,
+    /// With --http: also accept this name in the Host header, e.g. the name a reverse
+    /// proxy forwards (repeatable; loopback names are always accepted).
+    #[arg(long, value_name = "NAME")]
+    pub allowed_host: Vec<String>,
+    /// With --http: also accept requests from web pages of this origin
+    /// (scheme://host[:port], `:*` for any port; repeatable; loopback pages are always
+    /// accepted).
+    #[arg(long, value_name = "ORIGIN")]
+    pub allowed_origin: Vec<String>,
+    /// With --http: serve on an address other machines can reach (e.g. 0.0.0.0:8080).
+    /// Refused without this flag: the servers have no authentication.
+    #[arg(long)]
+    pub allow_remote: bool,
 }
 
 impl ServerArgs {
     /// Where to listen.
     pub fn listen(&self) -> serve::Listen {
         match self.http {
-            Some(addr) => serve::Listen::Http(addr),
+            Some(addr) => serve::Listen::Http(addr, Box::new(self.http_options())),
             None => serve::Listen::Stdio,
         }
+    }
+
+    /// The HTTP options of the flags: the library's defaults, plus the hosts and
+    /// origins allowed and `--allow-remote`.
+    pub fn http_options(&self) -> elicit_core::mcp::http::HttpOptions {
+        let mut options =
+            elicit_core::mcp::http::HttpOptions::default().allow_remote(self.allow_remote);
+        for host in &self.allowed_host {
+            options = options.allowed_host(host.clone());
+        }
+        for origin in &self.allowed_origin {
+            options = options.allowed_origin(origin.clone());
+        }
+        options
     }
 }
 

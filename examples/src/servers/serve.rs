@@ -4,11 +4,11 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use elicit_core::mcp::http::{self, HttpOptions};
 use elicit_core::seal::{Keyring, Sealer};
 use rmcp::ServerHandler;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 /// The environment variable holding the keys that seal MRTR state (see
 /// [`Keyring::from_env`] for the format). Replicas that share it can take each other's
@@ -16,12 +16,12 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 pub const KEYS_ENV: &str = "ELICIT_KEYS";
 
 /// Where the server listens.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Listen {
     /// MCP over stdin/stdout.
     Stdio,
-    /// Streamable HTTP at `http://ADDR/mcp`.
-    Http(SocketAddr),
+    /// Streamable HTTP at `http://ADDR/mcp`, served as the options say.
+    Http(SocketAddr, Box<HttpOptions>),
 }
 
 /// The sealer of a server: the keys of the file given with `--key-file`, else of
@@ -53,23 +53,24 @@ where
             let running = make().serve(rmcp::transport::stdio()).await?;
             running.waiting().await?;
         }
-        Listen::Http(addr) => {
-            let listener = tokio::net::TcpListener::bind(addr).await?;
-            let router = http_router(make);
-            eprintln!("listening on http://{}/mcp", listener.local_addr()?);
-            serve_router(listener, router).await?;
+        Listen::Http(addr, options) => {
+            if let Err(e) = http::serve(addr, make, *options).await {
+                // `main` prints an error with `Debug`: hand it the readable message.
+                return Err(e.to_string().into());
+            }
         }
     }
     Ok(())
 }
 
-/// The axum router serving MCP at `/mcp`: for tests that bind their own listener.
+/// The axum router serving MCP at `/mcp` with the default options: for tests that
+/// bind their own listener.
 pub fn http_router<S, F>(make: F) -> axum::Router
 where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    http_router_with_sessions(make, Arc::new(LocalSessionManager::default()))
+    http::router(make, &HttpOptions::default())
 }
 
 /// [`http_router`] with the caller's session manager, so a test can see the live
@@ -81,19 +82,15 @@ where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    let service = StreamableHttpService::new(
-        move || Ok(make()),
-        sessions,
-        StreamableHttpServerConfig::default(),
-    );
-    axum::Router::new().nest_service("/mcp", service)
+    http::router_with_sessions(make, sessions, &HttpOptions::default())
 }
 
 /// Serves `router` (e.g. [`http_router`]) on a listener the caller bound, such as a
-/// test's `127.0.0.1:0`, until the future is dropped or the listener fails.
+/// test's `127.0.0.1:0`, with the default options, until the future is dropped or the
+/// listener fails.
 pub async fn serve_router(
     listener: tokio::net::TcpListener,
     router: axum::Router,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router).await
+    http::serve_on(listener, router, HttpOptions::default()).await
 }

@@ -1,0 +1,546 @@
+//! Serving MCP over Streamable HTTP (feature `http`), fast and with safe defaults.
+//!
+//! [`serve`] binds an address and serves a handler at `http://ADDR/mcp`;
+//! [`serve_on`] serves a [`router`] on a listener the caller bound. Users who build
+//! their own axum app take [`service`] (or [`router`]) and serve it their own way
+//! (then TCP_NODELAY and the timeouts below are theirs to set).
+//!
+//! What [`HttpOptions::default`] gives, and why:
+//!
+//! | option | default | |
+//! |---|---|---|
+//! | [`allow_remote`](HttpOptions::allow_remote) | `false` | a non-loopback bind is refused; when allowed, a warning goes to stderr |
+//! | [`header_read_timeout`](HttpOptions::header_read_timeout) | 30 s | a connection that has not sent a whole request head by then is closed |
+//! | [`max_connections`](HttpOptions::max_connections) | 1024 | further connections wait in the listen backlog until one closes |
+//! | [`allowed_hosts`](HttpOptions::allowed_host) | `localhost`, `127.0.0.1`, `::1` (any port) | other `Host` headers get `403` (DNS rebinding); add a proxy's name with [`allowed_host`](HttpOptions::allowed_host) |
+//! | [`allowed_origins`](HttpOptions::allowed_origin) | `http(s)://localhost`, `127.0.0.1`, `[::1]` (any port) | a request with another `Origin` gets `403`; a request without `Origin` passes |
+//! | [`session_idle_timeout`](HttpOptions::session_idle_timeout) | 300 s | a push-era session (2025-06-18, 2025-11-25) unused this long is closed |
+//! | [`max_sessions`](HttpOptions::max_sessions) | 1024 | a new session past the cap closes the oldest live one first |
+//!
+//! A JSON POST whose body is not a JSON-RPC message is answered `400` with a JSON-RPC
+//! parse error (`-32700`) by [`router`] (see [`json_parse_errors`]).
+//!
+//! Every accepted socket gets TCP_NODELAY: without it a reply written in two pieces
+//! (an SSE event, then the chunk terminator) waits for the client's delayed ACK, about
+//! 40 ms per response on a reused connection.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ::rmcp::ServerHandler;
+use ::rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use ::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use ::rmcp::transport::streamable_http_server::session::{EventStore, ServerSseMessage};
+use ::rmcp::transport::streamable_http_server::{
+    RestoreOutcome, SessionId, SessionManager, StreamableHttpServerConfig, StreamableHttpService,
+};
+use futures_core::Stream;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::{TcpListener, TcpStream};
+
+/// The path MCP is served at by [`router`], [`serve`] and [`serve_on`].
+pub const MCP_PATH: &str = "/mcp";
+
+/// The default of [`HttpOptions::header_read_timeout`].
+pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default of [`HttpOptions::max_connections`].
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+/// The default of [`HttpOptions::session_idle_timeout`].
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The default of [`HttpOptions::max_sessions`].
+pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+
+/// The `Host` names accepted by default: loopback only, any port.
+const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+/// The `Origin`s accepted by default: pages served from this machine, any port.
+const LOOPBACK_ORIGINS: [&str; 6] = [
+    "http://localhost:*",
+    "http://127.0.0.1:*",
+    "http://[::1]:*",
+    "https://localhost:*",
+    "https://127.0.0.1:*",
+    "https://[::1]:*",
+];
+
+/// A hook run on every accepted socket (see [`HttpOptions::on_accept`]).
+type AcceptHook = Arc<dyn Fn(&TcpStream) + Send + Sync>;
+
+/// How [`serve`], [`serve_on`], [`router`] and [`service`] serve MCP over HTTP.
+///
+/// `Default` is the safe choice for a server on a developer's machine; see the
+/// [module documentation](self) for each default. Setters take and return `self`:
+///
+/// ```
+/// use std::time::Duration;
+/// use elicit_core::mcp::http::HttpOptions;
+///
+/// let options = HttpOptions::default()
+///     .allowed_host("mcp.example.com")
+///     .allowed_origin("https://app.example.com")
+///     .header_read_timeout(Duration::from_secs(10))
+///     .max_connections(256);
+/// # let _ = options;
+/// ```
+#[derive(Clone)]
+pub struct HttpOptions {
+    allow_remote: bool,
+    header_read_timeout: Duration,
+    max_connections: usize,
+    allowed_hosts: Vec<String>,
+    any_host: bool,
+    allowed_origins: Vec<String>,
+    session_idle_timeout: Option<Duration>,
+    max_sessions: usize,
+    on_accept: Option<AcceptHook>,
+}
+
+impl Default for HttpOptions {
+    fn default() -> HttpOptions {
+        HttpOptions {
+            allow_remote: false,
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            allowed_hosts: LOOPBACK_HOSTS.iter().map(|h| h.to_string()).collect(),
+            any_host: false,
+            allowed_origins: LOOPBACK_ORIGINS.iter().map(|o| o.to_string()).collect(),
+            session_idle_timeout: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            on_accept: None,
+        }
+    }
+}
+
+impl fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpOptions")
+            .field("allow_remote", &self.allow_remote)
+            .field("header_read_timeout", &self.header_read_timeout)
+            .field("max_connections", &self.max_connections)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("any_host", &self.any_host)
+            .field("allowed_origins", &self.allowed_origins)
+            .field("session_idle_timeout", &self.session_idle_timeout)
+            .field("max_sessions", &self.max_sessions)
+            .field("on_accept", &self.on_accept.as_ref().map(|_| "Fn"))
+            .finish()
+    }
+}
+
+impl HttpOptions {
+    /// Whether [`serve`] may bind an address other machines can reach (default
+    /// `false`). When `true` and the address is not loopback, [`serve`] says so on
+    /// stderr. The `Host` check still applies: add the names clients use with
+    /// [`allowed_host`](Self::allowed_host).
+    pub fn allow_remote(mut self, allow: bool) -> HttpOptions {
+        self.allow_remote = allow;
+        self
+    }
+
+    /// How long a connection may take to send a whole request head (request line and
+    /// headers) before it is closed; default 30 s.
+    pub fn header_read_timeout(mut self, timeout: Duration) -> HttpOptions {
+        self.header_read_timeout = timeout;
+        self
+    }
+
+    /// How many connections are served at once (default 1024, at least 1). Further
+    /// connections wait, unaccepted, until one closes.
+    pub fn max_connections(mut self, max: usize) -> HttpOptions {
+        self.max_connections = max.max(1);
+        self
+    }
+
+    /// Accepts `name` (a host name, or `host:port` for that port only) in the `Host`
+    /// header, besides the loopback names: e.g. the name a reverse proxy forwards.
+    pub fn allowed_host(mut self, name: impl Into<String>) -> HttpOptions {
+        self.allowed_hosts.push(name.into());
+        self
+    }
+
+    /// Accepts every `Host` header. Only for a server behind a proxy that checks the
+    /// host itself: without the check, a web page can reach a local server through
+    /// DNS rebinding.
+    pub fn any_host(mut self) -> HttpOptions {
+        self.any_host = true;
+        self
+    }
+
+    /// Accepts requests from pages of `origin` (`scheme://host[:port]`, `:*` for any
+    /// port, `null` for the browser's `Origin: null`), besides loopback pages.
+    pub fn allowed_origin(mut self, origin: impl Into<String>) -> HttpOptions {
+        self.allowed_origins.push(origin.into());
+        self
+    }
+
+    /// Accepts requests with an `Origin` only from the origins of later
+    /// [`allowed_origin`](Self::allowed_origin) calls: loopback pages are refused too.
+    pub fn no_loopback_origins(mut self) -> HttpOptions {
+        self.allowed_origins
+            .retain(|o| !LOOPBACK_ORIGINS.contains(&o.as_str()));
+        self
+    }
+
+    /// How long a push-era session (2025-06-18, 2025-11-25) may stay unused before it
+    /// is closed (default 300 s; `None`: never, not recommended).
+    pub fn session_idle_timeout(mut self, timeout: Option<Duration>) -> HttpOptions {
+        self.session_idle_timeout = timeout;
+        self
+    }
+
+    /// How many push-era sessions may be live at once (default 1024, at least 1): a
+    /// new session past the cap closes the oldest live one first.
+    pub fn max_sessions(mut self, max: usize) -> HttpOptions {
+        self.max_sessions = max.max(1);
+        self
+    }
+
+    /// Runs `hook` on every socket [`serve_on`] accepts, after TCP_NODELAY is set: to
+    /// set other socket options, log peers or check what was set.
+    pub fn on_accept(mut self, hook: impl Fn(&TcpStream) + Send + Sync + 'static) -> HttpOptions {
+        self.on_accept = Some(Arc::new(hook));
+        self
+    }
+
+    /// The rmcp configuration these options give (Host and Origin checks).
+    pub fn rmcp_config(&self) -> StreamableHttpServerConfig {
+        let config = StreamableHttpServerConfig::default()
+            .with_allowed_origins(self.allowed_origins.iter().cloned())
+            .enforce_origin_validation();
+        if self.any_host {
+            config.disable_allowed_hosts()
+        } else {
+            config.with_allowed_hosts(self.allowed_hosts.iter().cloned())
+        }
+    }
+
+    /// A session manager with [`session_idle_timeout`](Self::session_idle_timeout).
+    pub fn session_manager(&self) -> LocalSessionManager {
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = self.session_idle_timeout;
+        sessions
+    }
+
+    /// Whether [`serve`] may bind `addr`: loopback addresses always, others only with
+    /// [`allow_remote`](Self::allow_remote).
+    pub fn check_bind(&self, addr: SocketAddr) -> Result<(), RemoteBindRefused> {
+        if addr.ip().is_loopback() || self.allow_remote {
+            Ok(())
+        } else {
+            Err(RemoteBindRefused { addr })
+        }
+    }
+}
+
+/// [`serve`] was asked to bind an address other machines can reach without
+/// [`HttpOptions::allow_remote`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteBindRefused {
+    /// The address refused.
+    pub addr: SocketAddr,
+}
+
+impl fmt::Display for RemoteBindRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "refusing to serve on {}: it is reachable from other machines and the server has no \
+             authentication; bind a loopback address (127.0.0.1) or allow remote clients \
+             explicitly (--allow-remote)",
+            self.addr
+        )
+    }
+}
+
+impl std::error::Error for RemoteBindRefused {}
+
+/// The Streamable HTTP service of `make()`'s handler (one per session, or per
+/// request when stateless), with the Host and Origin checks of `options`: a tower
+/// service to mount in an axum app of one's own.
+pub fn service<S, F>(make: F, options: &HttpOptions) -> StreamableHttpService<S, CappedSessions>
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    service_with_sessions(make, Arc::new(options.session_manager()), options)
+}
+
+/// [`service`] with the caller's session manager (to watch or close sessions), capped
+/// at [`HttpOptions::max_sessions`] (its idle timeout is the caller's).
+pub fn service_with_sessions<S, F>(
+    make: F,
+    sessions: Arc<LocalSessionManager>,
+    options: &HttpOptions,
+) -> StreamableHttpService<S, CappedSessions>
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    let sessions = Arc::new(CappedSessions::new(sessions, options.max_sessions));
+    StreamableHttpService::new(move || Ok(make()), sessions, options.rmcp_config())
+}
+
+/// An axum router serving [`service`] at [`MCP_PATH`], with [`json_parse_errors`].
+pub fn router<S, F>(make: F, options: &HttpOptions) -> axum::Router
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    axum::Router::new()
+        .nest_service(MCP_PATH, service(make, options))
+        .layer(axum::middleware::from_fn(json_parse_errors))
+}
+
+/// [`router`] with the caller's session manager.
+pub fn router_with_sessions<S, F>(
+    make: F,
+    sessions: Arc<LocalSessionManager>,
+    options: &HttpOptions,
+) -> axum::Router
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    axum::Router::new()
+        .nest_service(MCP_PATH, service_with_sessions(make, sessions, options))
+        .layer(axum::middleware::from_fn(json_parse_errors))
+}
+
+/// Middleware (for `axum::middleware::from_fn`) that answers a JSON POST whose body is
+/// not a JSON-RPC message with `400` and a JSON-RPC parse error (`-32700`, `id: null`),
+/// where rmcp's service answers `415` with a text body. [`router`] has it; add it to an
+/// app built from [`service`] with `.layer(axum::middleware::from_fn(json_parse_errors))`.
+pub async fn json_parse_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let json_post = request.method() == axum::http::Method::POST
+        && request
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                let essence = v.split_once(';').map_or(v, |(essence, _)| essence);
+                essence.trim().eq_ignore_ascii_case("application/json")
+            });
+    let response = next.run(request).await;
+    if !json_post || response.status() != axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return response;
+    }
+    let body = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not a JSON-RPC message"}}"#;
+    let mut response = axum::response::Response::new(axum::body::Body::from(body));
+    *response.status_mut() = axum::http::StatusCode::BAD_REQUEST;
+    response.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// Binds `addr` and serves `make()`'s handler at `http://ADDR/mcp` until the future
+/// is dropped or the listener fails. Refuses a non-loopback `addr` unless
+/// [`HttpOptions::allow_remote`]; prints the address served on stderr, and a warning
+/// when it is reachable from other machines.
+pub async fn serve<S, F>(
+    addr: SocketAddr,
+    make: F,
+    options: HttpOptions,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    options.check_bind(addr)?;
+    let listener = TcpListener::bind(addr).await?;
+    let local = listener.local_addr()?;
+    if !local.ip().is_loopback() {
+        eprintln!(
+            "warning: serving on {local}, reachable from other machines, without authentication"
+        );
+    }
+    eprintln!("listening on http://{local}{MCP_PATH}");
+    let router = router(make, &options);
+    serve_on(listener, router, options).await?;
+    Ok(())
+}
+
+/// Serves `router` (e.g. [`router`]) on a listener the caller bound, such as a test's
+/// `127.0.0.1:0`, until the future is dropped or the listener fails: HTTP/1.1 with
+/// TCP_NODELAY, the header-read timeout and the connection cap of `options`.
+/// Connections already accepted finish on their own when the future is dropped.
+pub async fn serve_on(
+    listener: TcpListener,
+    router: axum::Router,
+    options: HttpOptions,
+) -> std::io::Result<()> {
+    let slots = Arc::new(tokio::sync::Semaphore::new(options.max_connections));
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return Ok(());
+        };
+        let (stream, _peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) if is_connection_error(&e) => continue,
+            Err(e) => {
+                // Out of file descriptors and the like: wait, as hyper's and axum's
+                // accept loops do, rather than spin or stop serving.
+                eprintln!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        // Best effort: a socket that refuses the option is still served.
+        let _ = stream.set_nodelay(true);
+        if let Some(hook) = &options.on_accept {
+            hook(&stream);
+        }
+        let service = TowerToHyperService::new(router.clone());
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(options.header_read_timeout);
+        tokio::spawn(async move {
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            // A connection's error (a timeout, a malformed request) is the client's.
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
+}
+
+/// Errors of one connection that `accept` reports and that leave the listener fine.
+fn is_connection_error(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::ConnectionRefused
+            | std::io::ErrorKind::ConnectionAborted
+            | std::io::ErrorKind::ConnectionReset
+    )
+}
+
+/// rmcp's [`LocalSessionManager`] with a cap on live sessions: when a new session
+/// would pass [`HttpOptions::max_sessions`], the oldest live one is closed first.
+/// Sessions also close after [`HttpOptions::session_idle_timeout`] unused. Only the
+/// push revisions (2025-06-18, 2025-11-25) have sessions; 2026-07-28 is stateless.
+pub struct CappedSessions {
+    inner: Arc<LocalSessionManager>,
+    max: usize,
+    /// Session ids oldest first; ids of sessions closed otherwise are skipped later.
+    order: tokio::sync::Mutex<VecDeque<SessionId>>,
+}
+
+impl CappedSessions {
+    /// Caps `inner` at `max` live sessions (at least 1).
+    pub fn new(inner: Arc<LocalSessionManager>, max: usize) -> CappedSessions {
+        CappedSessions {
+            inner,
+            max: max.max(1),
+            order: tokio::sync::Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// The session manager capped.
+    pub fn inner(&self) -> &Arc<LocalSessionManager> {
+        &self.inner
+    }
+}
+
+impl fmt::Debug for CappedSessions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CappedSessions")
+            .field("max", &self.max)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SessionManager for CappedSessions {
+    type Error = <LocalSessionManager as SessionManager>::Error;
+    type Transport = <LocalSessionManager as SessionManager>::Transport;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        // One creation at a time, so concurrent ones cannot pass the cap together.
+        let mut order = self.order.lock().await;
+        loop {
+            let live = self.inner.sessions.read().await.len();
+            if live < self.max {
+                break;
+            }
+            let Some(oldest) = order.pop_front() else {
+                // Sessions this wrapper did not create: nothing of ours to close.
+                break;
+            };
+            // Already gone (closed by the client or idle): the next one.
+            let _ = self.inner.close_session(&oldest).await;
+        }
+        let (id, transport) = self.inner.create_session().await?;
+        // Forget the ids of sessions closed meanwhile, so the queue stays bounded.
+        if order.len() >= self.max {
+            let sessions = self.inner.sessions.read().await;
+            order.retain(|id| sessions.contains_key(id));
+        }
+        order.push_back(id.clone());
+        Ok((id, transport))
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        self.inner.initialize_session(id, message).await
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        self.inner.has_session(id).await
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        self.inner.close_session(id).await
+    }
+
+    async fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner.create_stream(id, message).await
+    }
+
+    async fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        self.inner.accept_message(id, message).await
+    }
+
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner.create_standalone_stream(id).await
+    }
+
+    async fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner.resume(id, last_event_id).await
+    }
+
+    async fn restore_session(
+        &self,
+        id: SessionId,
+    ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+        self.inner.restore_session(id).await
+    }
+
+    fn event_store(&self) -> Option<Arc<dyn EventStore>> {
+        self.inner.event_store()
+    }
+}

@@ -1,0 +1,367 @@
+//! The HTTP serving of `elicit_core::mcp::http`: TCP_NODELAY on accepted sockets, the
+//! Origin and Host checks, the header-read timeout, parse errors, the session cap, and the refusal of a non-loopback
+//! bind without `--allow-remote`.
+//!
+//! Each test serves the ticket wizard in-process on `127.0.0.1:0` on a runtime of its
+//! own, dropped (with the server) when the test ends. Requests are hand-written
+//! HTTP/1.1 over a `TcpStream` with read and write timeouts, so a test controls every
+//! header (`Host` included) and can send half a request.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use elicit_core::mcp::Elicitor;
+use elicit_core::mcp::http::{self, HttpOptions};
+use elicit_core::seal::{Keyring, Sealer};
+use elicit_examples::servers::ticket::TicketServer;
+use elicit_examples::ticket::Cinema;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+/// How long one request may take, connection to status line.
+const REQUEST_LIMIT: Duration = Duration::from_secs(10);
+/// How long a child process may take to exit on its own.
+const EXIT_LIMIT: Duration = Duration::from_secs(20);
+
+/// The ticket wizard served over HTTP on `127.0.0.1:0`; stopped on drop.
+struct Server {
+    runtime: Option<tokio::runtime::Runtime>,
+    addr: SocketAddr,
+}
+
+impl Server {
+    fn start(options: HttpOptions) -> Server {
+        Server::start_with_sessions(options, Arc::new(LocalSessionManager::default()))
+    }
+
+    fn start_with_sessions(options: HttpOptions, sessions: Arc<LocalSessionManager>) -> Server {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .expect("bind 127.0.0.1:0");
+        let addr = listener.local_addr().expect("local address");
+        let elicitor = Elicitor::new(Sealer::new(Keyring::generate()));
+        let cinema = Arc::new(Mutex::new(Cinema::demo()));
+        let router = http::router_with_sessions(
+            move || TicketServer::new(elicitor.clone(), cinema.clone()),
+            sessions,
+            &options,
+        );
+        runtime.spawn(http::serve_on(listener, router, options));
+        Server {
+            runtime: Some(runtime),
+            addr,
+        }
+    }
+
+    fn connect(&self) -> TcpStream {
+        let stream = TcpStream::connect_timeout(&self.addr, REQUEST_LIMIT).expect("connect");
+        stream.set_read_timeout(Some(REQUEST_LIMIT)).unwrap();
+        stream.set_write_timeout(Some(REQUEST_LIMIT)).unwrap();
+        stream
+    }
+
+    /// The session id an `initialize` gets.
+    fn new_session(&self) -> String {
+        let mut stream = self.connect();
+        stream
+            .write_all(initialize_request(&[("Host", "127.0.0.1")], true).as_bytes())
+            .expect("send the request");
+        let head = read_head(&mut stream);
+        assert_eq!(status_of(&head), 200, "{head}");
+        head.lines()
+            .find_map(|line| {
+                let (name, value) = line.split_once(':')?;
+                name.eq_ignore_ascii_case("mcp-session-id")
+                    .then(|| value.trim().to_owned())
+            })
+            .unwrap_or_else(|| panic!("no session id in {head}"))
+    }
+
+    /// The status of an `initialize` POST to `/mcp` with `headers` (which must
+    /// include `Host`) on a fresh connection.
+    fn initialize(&self, headers: &[(&str, &str)]) -> u16 {
+        let mut stream = self.connect();
+        stream
+            .write_all(initialize_request(headers, true).as_bytes())
+            .expect("send the request");
+        status_of(&read_head(&mut stream))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// An `initialize` request (2025-11-25) with `headers`.
+fn initialize_request(headers: &[(&str, &str)], close: bool) -> String {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"http-test","version":"1.0.0"}}}"#;
+    let mut request = String::from("POST /mcp HTTP/1.1\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("Content-Type: application/json\r\n");
+    request.push_str("Accept: application/json, text/event-stream\r\n");
+    if close {
+        request.push_str("Connection: close\r\n");
+    }
+    request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    request
+}
+
+/// Reads up to the end of the response head (or of the stream).
+fn read_head(stream: &mut TcpStream) -> String {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) => head.push(byte[0]),
+            Err(e) => panic!("reading the response head after {head:?}: {e}"),
+        }
+    }
+    String::from_utf8_lossy(&head).into_owned()
+}
+
+/// The status code of a response head (`0` when there is none).
+fn status_of(head: &str) -> u16 {
+    head.split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn accepted_sockets_have_tcp_nodelay() {
+    let with_nodelay = Arc::new(AtomicUsize::new(0));
+    let without = Arc::new(AtomicUsize::new(0));
+    let (yes, no) = (with_nodelay.clone(), without.clone());
+    let server = Server::start(HttpOptions::default().on_accept(move |stream| {
+        if stream.nodelay().unwrap_or(false) {
+            yes.fetch_add(1, Ordering::SeqCst);
+        } else {
+            no.fetch_add(1, Ordering::SeqCst);
+        }
+    }));
+    for _ in 0..3 {
+        assert_eq!(server.initialize(&[("Host", "127.0.0.1")]), 200);
+    }
+    assert_eq!(with_nodelay.load(Ordering::SeqCst), 3);
+    assert_eq!(without.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn sequential_requests_share_one_keep_alive_connection() {
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    let server = Server::start(HttpOptions::default().on_accept(move |_| {
+        count.fetch_add(1, Ordering::SeqCst);
+    }));
+    let mut stream = server.connect();
+    for _ in 0..5 {
+        // A JSON-RPC notification is answered `202 Accepted` with no body, so the
+        // connection is ready for the next request right after the head.
+        let body = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).expect("send");
+        let head = read_head(&mut stream);
+        let status = status_of(&head);
+        assert!(status != 0 && status != 403, "{head}");
+        let length: usize = head
+            .lines()
+            .find_map(|line| {
+                let (name, value) = line.split_once(':')?;
+                name.eq_ignore_ascii_case("content-length")
+                    .then(|| value.trim().parse().ok())?
+            })
+            .unwrap_or(0);
+        let mut body = vec![0; length];
+        stream.read_exact(&mut body).expect("the response body");
+    }
+    assert_eq!(accepted.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn foreign_origin_is_refused_while_loopback_listed_and_none_pass() {
+    let server = Server::start(HttpOptions::default().allowed_origin("https://app.example.com"));
+    let host = ("Host", "127.0.0.1");
+    assert_eq!(server.initialize(&[host]), 200, "no Origin");
+    assert_eq!(
+        server.initialize(&[host, ("Origin", "http://localhost:3000")]),
+        200,
+        "a loopback Origin"
+    );
+    assert_eq!(
+        server.initialize(&[host, ("Origin", "http://127.0.0.1:5173")]),
+        200,
+        "a loopback Origin"
+    );
+    assert_eq!(
+        server.initialize(&[host, ("Origin", "https://app.example.com")]),
+        200,
+        "a listed Origin"
+    );
+    assert_eq!(
+        server.initialize(&[host, ("Origin", "http://evil.example")]),
+        403,
+        "a foreign Origin"
+    );
+    assert_eq!(
+        server.initialize(&[host, ("Origin", "not an origin")]),
+        403,
+        "a malformed Origin"
+    );
+}
+
+#[test]
+fn allowed_host_lets_a_proxied_host_through() {
+    let plain = Server::start(HttpOptions::default());
+    assert_eq!(plain.initialize(&[("Host", "localhost:8080")]), 200);
+    assert_eq!(plain.initialize(&[("Host", "mcp.example.com")]), 403);
+
+    let proxied = Server::start(HttpOptions::default().allowed_host("mcp.example.com"));
+    assert_eq!(proxied.initialize(&[("Host", "mcp.example.com")]), 200);
+    assert_eq!(proxied.initialize(&[("Host", "127.0.0.1")]), 200);
+    assert_eq!(proxied.initialize(&[("Host", "other.example.com")]), 403);
+}
+
+#[test]
+fn half_sent_request_is_closed_after_the_header_timeout() {
+    let server =
+        Server::start(HttpOptions::default().header_read_timeout(Duration::from_millis(300)));
+    for partial in [
+        "POST /mc",
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-",
+    ] {
+        let mut stream = server.connect();
+        stream.write_all(partial.as_bytes()).expect("send");
+        // The server closes the connection (perhaps after a `408`): reading reaches
+        // the end of the stream, or a reset, well before the client's own timeout.
+        let mut rest = Vec::new();
+        match stream.read_to_end(&mut rest) {
+            Ok(_) => {}
+            Err(e) => assert_eq!(
+                e.kind(),
+                std::io::ErrorKind::ConnectionReset,
+                "after {partial:?}: {e}"
+            ),
+        }
+        let reply = String::from_utf8_lossy(&rest);
+        assert!(
+            reply.is_empty() || status_of(&reply) == 408,
+            "after {partial:?}: {reply}"
+        );
+    }
+    // A whole request on a fresh connection is still served.
+    assert_eq!(server.initialize(&[("Host", "127.0.0.1")]), 200);
+}
+
+#[test]
+fn non_loopback_bind_is_refused_without_allow_remote() {
+    let options = HttpOptions::default();
+    let anywhere: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+    assert!(
+        options
+            .check_bind("127.0.0.1:8080".parse().unwrap())
+            .is_ok()
+    );
+    assert!(options.check_bind("[::1]:8080".parse().unwrap()).is_ok());
+    assert!(options.check_bind(anywhere).is_err());
+    assert!(
+        options
+            .check_bind("192.0.2.7:8080".parse().unwrap())
+            .is_err()
+    );
+    assert!(options.allow_remote(true).check_bind(anywhere).is_ok());
+
+    // The example servers refuse before binding anything, and say what to do.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ticket-booking"))
+        .args(["--http", "0.0.0.0:0"])
+        .env_remove("ELICIT_KEYS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ticket-booking starts");
+    let deadline = Instant::now() + EXIT_LIMIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for ticket-booking") {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let status = status.expect("ticket-booking --http 0.0.0.0:0 exits on its own");
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = pipe.read_to_string(&mut stderr);
+    }
+    assert!(!status.success(), "{stderr}");
+    assert!(stderr.contains("--allow-remote"), "{stderr}");
+}
+
+#[test]
+fn malformed_json_is_a_json_rpc_parse_error() {
+    let server = Server::start(HttpOptions::default());
+    for body in ["{not json", "[1, 2", ""] {
+        let mut stream = server.connect();
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nConnection: close\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).expect("send");
+        let mut response = String::new();
+        stream.read_to_string(&mut response).expect("the response");
+        assert_eq!(status_of(&response), 400, "{body:?}: {response}");
+        let json = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+        let json: serde_json::Value = serde_json::from_str(json).expect("a JSON body");
+        assert_eq!(json["error"]["code"], -32700, "{body:?}: {response}");
+        assert_eq!(json["id"], serde_json::Value::Null);
+    }
+}
+
+#[test]
+fn the_session_cap_closes_the_oldest_session_first() {
+    let sessions = Arc::new(LocalSessionManager::default());
+    let server =
+        Server::start_with_sessions(HttpOptions::default().max_sessions(2), sessions.clone());
+    let live = || -> Vec<String> {
+        let runtime = server.runtime.as_ref().expect("the runtime");
+        let map = runtime.block_on(sessions.sessions.read());
+        map.keys().map(|id| id.to_string()).collect()
+    };
+    let first = server.new_session();
+    let second = server.new_session();
+    assert_eq!(live().len(), 2);
+    let third = server.new_session();
+    let now = live();
+    assert_eq!(now.len(), 2, "{now:?}");
+    assert!(!now.contains(&first), "{now:?}");
+    assert!(now.contains(&second) && now.contains(&third), "{now:?}");
+    let fourth = server.new_session();
+    let now = live();
+    assert_eq!(now.len(), 2, "{now:?}");
+    assert!(now.contains(&third) && now.contains(&fourth), "{now:?}");
+}
