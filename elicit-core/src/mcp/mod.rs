@@ -141,17 +141,18 @@ impl Elicitor {
         self
     }
 
-    /// A session for a `tools/call` by an unauthenticated client.
+    /// A session for a `tools/call`, bound to the request's [`Principal`] (none: an
+    /// unauthenticated client).
     ///
     /// On 2026-07-28 this opens the `requestState` of a retry; a state that was
-    /// tampered with, has expired, was sealed by a foreign key or for another call is
-    /// an `invalid params` error.
+    /// tampered with, has expired, was sealed by a foreign key, for another call or for
+    /// another principal is an `invalid params` error.
     pub fn tool(
         &self,
         ctx: &RequestContext<RoleServer>,
         params: &CallToolRequestParams,
     ) -> Result<Session, McpError> {
-        self.tool_for("", ctx, params)
+        self.tool_for(principal_of(ctx), ctx, params)
     }
 
     /// [`tool`](Self::tool) for an authenticated `principal` (user or client id): the
@@ -176,13 +177,14 @@ impl Elicitor {
         )
     }
 
-    /// A session for a `prompts/get` by an unauthenticated client.
+    /// A session for a `prompts/get`, bound to the request's [`Principal`] (none: an
+    /// unauthenticated client).
     pub fn prompt(
         &self,
         ctx: &RequestContext<RoleServer>,
         params: &GetPromptRequestParams,
     ) -> Result<Session, McpError> {
-        self.prompt_for("", ctx, params)
+        self.prompt_for(principal_of(ctx), ctx, params)
     }
 
     /// [`prompt`](Self::prompt) for an authenticated `principal`.
@@ -248,6 +250,49 @@ impl Elicitor {
             mrtr,
         })
     }
+}
+
+/// Who made a request, as the server's authentication established it. Sealed state
+/// is bound to it: one principal's `requestState` is refused for any other.
+///
+/// [`Elicitor::tool`] and [`Elicitor::prompt`] read it from the request's extensions,
+/// where an authentication layer puts it: in the HTTP request's extensions (what the
+/// bearer tokens of `http::HttpOptions::bearer_token`, feature `http`, do; rmcp hands
+/// the HTTP request's parts to the handler), or in rmcp's own request extensions. A request
+/// without one is unauthenticated, bound to the empty name.
+///
+/// An OAuth resource-server layer of one's own, once it has checked a token, marks
+/// the request with `request.extensions_mut().insert(Principal::new(subject))`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Principal(String);
+
+impl Principal {
+    /// The principal named `name` (a user or client id).
+    pub fn new(name: impl Into<String>) -> Principal {
+        Principal(name.into())
+    }
+
+    /// The principal's name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The request's [`Principal`]: in rmcp's extensions, else (served over HTTP) in the
+/// HTTP request's; the empty name when there is none.
+fn principal_of(ctx: &RequestContext<RoleServer>) -> &str {
+    if let Some(principal) = ctx.extensions.get::<Principal>() {
+        return principal.as_str();
+    }
+    #[cfg(feature = "http")]
+    if let Some(principal) = ctx
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Principal>())
+    {
+        return principal.as_str();
+    }
+    ""
 }
 
 fn state_error(e: SealError) -> McpError {

@@ -25,7 +25,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
     let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
     let inventory = Arc::new(Mutex::new(Inventory::demo()));
-    serve::serve(cli.server.listen(), move || {
+    serve::serve(cli.server.listen()?, move || {
         TripServer::new(elicitor.clone(), inventory.clone())
     })
     .await

@@ -26,7 +26,7 @@ struct Cli {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
     let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
-    serve::serve(cli.server.listen(), move || {
+    serve::serve(cli.server.listen()?, move || {
         ConformanceServer::new(elicitor.clone())
     })
     .await

@@ -42,7 +42,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
     let root = cli.root.clone();
-    serve::serve(cli.server.listen(), move || {
+    serve::serve(cli.server.listen()?, move || {
         PurgeServer::new(elicitor.clone(), root.clone())
     })
     .await

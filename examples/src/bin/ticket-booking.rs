@@ -29,7 +29,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
     let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
     let cinema = Arc::new(Mutex::new(Cinema::demo()));
-    serve::serve(cli.server.listen(), move || {
+    serve::serve(cli.server.listen()?, move || {
         TicketServer::new(elicitor.clone(), cinema.clone())
     })
     .await

@@ -29,23 +29,28 @@ pub struct ServerArgs {
     #[arg(long, value_name = "ORIGIN")]
     pub allowed_origin: Vec<String>,
     /// With --http: serve on an address other machines can reach (e.g. 0.0.0.0:8080).
-    /// Refused without this flag: the servers have no authentication.
+    /// Refused without this flag; give --auth-token-file too.
     #[arg(long)]
     pub allow_remote: bool,
+    /// With --http: require `Authorization: Bearer TOKEN` on every request, with the
+    /// tokens of this file, one `PRINCIPAL TOKEN` pair per line (`#` starts a comment);
+    /// sealed state is bound to the token's principal.
+    #[arg(long, value_name = "PATH")]
+    pub auth_token_file: Option<std::path::PathBuf>,
 }
 
 impl ServerArgs {
-    /// Where to listen.
-    pub fn listen(&self) -> serve::Listen {
-        match self.http {
-            Some(addr) => serve::Listen::Http(addr, Box::new(self.http_options())),
+    /// Where to listen; an unreadable or malformed `--auth-token-file` is an error.
+    pub fn listen(&self) -> Result<serve::Listen, String> {
+        Ok(match self.http {
+            Some(addr) => serve::Listen::Http(addr, Box::new(self.http_options()?)),
             None => serve::Listen::Stdio,
-        }
+        })
     }
 
     /// The HTTP options of the flags: the library's defaults, plus the hosts and
-    /// origins allowed and `--allow-remote`.
-    pub fn http_options(&self) -> elicit_core::mcp::http::HttpOptions {
+    /// origins allowed, `--allow-remote` and the bearer tokens of `--auth-token-file`.
+    pub fn http_options(&self) -> Result<elicit_core::mcp::http::HttpOptions, String> {
         let mut options =
             elicit_core::mcp::http::HttpOptions::default().allow_remote(self.allow_remote);
         for host in &self.allowed_host {
@@ -54,7 +59,16 @@ impl ServerArgs {
         for origin in &self.allowed_origin {
             options = options.allowed_origin(origin.clone());
         }
-        options
+        if let Some(path) = &self.auth_token_file {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
+            for (principal, token) in serve::parse_tokens(&text)
+                .map_err(|e| format!("bad token file {}: {e}", path.display()))?
+            {
+                options = options.bearer_token(token, principal);
+            }
+        }
+        Ok(options)
     }
 }
 
