@@ -25,7 +25,11 @@ struct Cli {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
-    let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
+    // The suite's `input-required-result-ignore-extra-params` scenario answers in its
+    // first call, before any question was asked, and expects a complete result: only
+    // this harness server reads such answers.
+    let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?)
+        .with_first_round_answers(true);
     serve::serve(cli.server.listen()?, move || {
         ConformanceServer::new(elicitor.clone())
     })
