@@ -11,7 +11,6 @@
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
-use elicit_core::mcp::Elicitor;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::servers::{ServerArgs, serve};
 use elicit_examples::ticket::Cinema;
@@ -27,7 +26,7 @@ struct Cli {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
-    let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
+    let elicitor = cli.server.elicitor().await?;
     let cinema = Arc::new(Mutex::new(Cinema::demo()));
     serve::serve(cli.server.listen()?, move || {
         TicketServer::new(elicitor.clone(), cinema.clone())

@@ -37,9 +37,28 @@ pub struct ServerArgs {
     /// sealed state is bound to the token's principal.
     #[arg(long, value_name = "PATH")]
     pub auth_token_file: Option<std::path::PathBuf>,
+    /// Record redeemed states in this Redis (redis://HOST:PORT/), shared by replicas:
+    /// a state used on one is refused on every other (else in this process's memory).
+    #[arg(long, value_name = "URL")]
+    pub redis: Option<String>,
 }
 
 impl ServerArgs {
+    /// The server's `Elicitor`: the sealing keys of `--key-file` (or `$ELICIT_KEYS`, or
+    /// a random key), single use recorded in `--redis` (or in memory).
+    pub async fn elicitor(&self) -> Result<elicit_core::mcp::Elicitor, String> {
+        let elicitor = elicit_core::mcp::Elicitor::new(serve::sealer(self.key_file.as_deref())?);
+        Ok(match &self.redis {
+            Some(url) => {
+                let store = elicit_core::seal::redis::RedisStore::connect(url)
+                    .await
+                    .map_err(|e| format!("--redis {url}: {e}"))?;
+                elicitor.with_store(store)
+            }
+            None => elicitor,
+        })
+    }
+
     /// Where to listen; an unreadable or malformed `--auth-token-file` is an error.
     pub fn listen(&self) -> Result<serve::Listen, String> {
         Ok(match self.http {
