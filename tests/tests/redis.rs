@@ -229,3 +229,96 @@ async fn a_state_redeemed_on_one_replica_is_refused_on_the_other() {
         "{on_a}"
     );
 }
+
+/// Books `seat` on `date` through every round of the wizard, answering each step
+/// from its form; the final text.
+async fn book(running: &RunningService<RoleClient, Quiet>, date: &str, seat: &str) -> String {
+    let mut response = round(running, None, None).await.unwrap();
+    for _ in 0..10 {
+        let CallToolResponse::InputRequired(input) = &response else {
+            let CallToolResponse::Complete(done) = &response else {
+                panic!("unexpected {response:?}");
+            };
+            return done
+                .content
+                .iter()
+                .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+                .collect();
+        };
+        let (key, request) = input
+            .input_requests
+            .clone()
+            .and_then(|r| r.into_iter().next())
+            .expect("a question");
+        let request = serde_json::to_value(request).unwrap();
+        let fields = &request["params"]["requestedSchema"]["properties"];
+        let content = if fields.get("date").is_some() {
+            json!({"date": date})
+        } else if fields.get("seat").is_some() {
+            json!({"seat": seat})
+        } else {
+            json!({"popcorn": false})
+        };
+        let state = input.request_state.clone();
+        let answer = json!({"action": "accept", "content": content});
+        response = round(running, state.as_deref(), Some((&key, answer)))
+            .await
+            .unwrap();
+    }
+    panic!("the wizard did not end: {response:?}");
+}
+
+#[tokio::test]
+async fn replicas_sharing_a_redis_inventory_sell_each_seat_once() {
+    use elicit_examples::servers::inventory::Inventory;
+    let Some(redis) = Redis::start() else { return };
+    let key = Key::generate();
+    let mut replicas = Vec::new();
+    for _ in 0..2 {
+        let elicitor = Elicitor::new(Sealer::new(Keyring::new("k1", key.clone()).unwrap()))
+            .with_store(RedisStore::connect(&redis.url).await.unwrap());
+        let inventory = Inventory::redis(&redis.url, &Cinema::demo()).await.unwrap();
+        replicas.push(Arc::new(
+            connect(TicketServer::with_inventory(elicitor, inventory)).await,
+        ));
+    }
+    // Eight bookings of the same seat at once, half on each replica.
+    let mut bookings = Vec::new();
+    for i in 0..8 {
+        let replica = replicas[i % 2].clone();
+        bookings.push(tokio::spawn(async move {
+            book(&replica, "2025-02-03", "A2").await
+        }));
+    }
+    let mut texts = Vec::new();
+    for booking in bookings {
+        texts.push(booking.await.unwrap());
+    }
+    let booked = texts
+        .iter()
+        .filter(|t| t.starts_with("Booked seat A2 on 2025-02-03"))
+        .count();
+    assert_eq!(booked, 1, "{texts:#?}");
+    // The others were told: sold under them, or no longer offered.
+    for text in &texts {
+        assert!(
+            text.starts_with("Booked seat A2")
+                || text.contains("was just sold to someone else")
+                || text.contains("too many unusable answers at the seat step"),
+            "{text}"
+        );
+    }
+    let left = Inventory::redis(&redis.url, &Cinema::default())
+        .await
+        .unwrap()
+        .snapshot()
+        .await
+        .unwrap();
+    let seats: Vec<&str> = left
+        .free_seats("2025-02-03")
+        .unwrap()
+        .iter()
+        .map(|c| c.value())
+        .collect();
+    assert_eq!(seats, ["A1", "B4"]);
+}

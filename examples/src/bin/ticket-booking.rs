@@ -11,6 +11,7 @@
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
+use elicit_examples::servers::inventory::Inventory;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::servers::{ServerArgs, serve};
 use elicit_examples::ticket::Cinema;
@@ -27,9 +28,13 @@ struct Cli {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
     let elicitor = cli.server.elicitor().await?;
-    let cinema = Arc::new(Mutex::new(Cinema::demo()));
+    // With --redis, the seats too live in Redis: replicas never sell one seat twice.
+    let inventory = match &cli.server.redis {
+        Some(url) => Inventory::redis(url, &Cinema::demo()).await?,
+        None => Inventory::Local(Arc::new(Mutex::new(Cinema::demo()))),
+    };
     serve::serve(cli.server.listen()?, move || {
-        TicketServer::new(elicitor.clone(), cinema.clone())
+        TicketServer::with_inventory(elicitor.clone(), inventory.clone())
     })
     .await
 }

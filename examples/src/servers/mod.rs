@@ -2,6 +2,7 @@
 //! as library types so tests can run them in-process.
 
 pub mod conformance;
+pub mod inventory;
 pub mod purge;
 pub mod serve;
 pub mod ticket;
