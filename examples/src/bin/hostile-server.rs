@@ -105,7 +105,18 @@ fn text_result(id: &Value, text: String) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}]}})
 }
 
+/// A hostile stdio MCP server, to try a client against: every string it sends carries
+/// terminal escape sequences, BEL, the C1 CSI and a right-to-left override.
+///
+/// Tools: greet (a one-field form), huge (a 5 MiB message), bomb (a default of
+/// 1,000,000 items for 1,000 options), pay (a URL-mode request), and one with a hostile
+/// name. Run it through a client, e.g. `terminal-client -- hostile-server`.
+#[derive(clap::Parser)]
+#[command(version)]
+struct Cli {}
+
 fn main() {
+    let Cli {} = clap::Parser::parse();
     // The client closing the pipe (as it should on a message too large) ends the run.
     if let Err(e) = serve()
         && e.kind() != std::io::ErrorKind::BrokenPipe
