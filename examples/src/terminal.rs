@@ -695,6 +695,15 @@ impl Asker for Terminal {
             _ => Action::Cancel,
         }
     }
+
+    fn refused(&self, server: Option<&str>, why: &str) {
+        let _one_at_a_time = self.lock.lock();
+        eprintln!(
+            "✗ {} asked something this client will not show: {}",
+            safe_text(server.unwrap_or("the server")),
+            safe_text(why)
+        );
+    }
 }
 
 #[cfg(test)]

@@ -229,7 +229,7 @@ fn a_hostile_servers_strings_reach_the_terminal_only_as_text() {
     run.answer("FIELD", ENTER); // one field: its option, and the form is sent
     run.wait("you answered accept");
     run.wait("Which tool?");
-    run.tool(4); // the tool with a hostile name
+    run.tool(6); // the tool with a hostile name
     run.wait("RESULT");
     let seen = run.quit();
     assert_clean(&seen, false);
@@ -332,6 +332,33 @@ fn a_message_too_large_closes_the_connection_with_a_clear_error() {
             ),
             "{tool}: {text}"
         );
+    }
+}
+
+/// A form the kit refuses is not shown, the server gets an error, and the user is told
+/// why, in words that quote the server only as text.
+#[test]
+fn a_refused_form_is_explained_to_the_user() {
+    for (tool, why) in [
+        (
+            "titled",
+            "title: 5000 bytes, more than the 4096 a client shows",
+        ),
+        (
+            "long",
+            "the message is 102400 bytes, more than the 65536 a client shows",
+        ),
+    ] {
+        let (ok, seen) = piped(&["--tool", tool, "--", hostile()], "");
+        let text = String::from_utf8_lossy(&seen);
+        assert!(ok, "{text}");
+        assert!(
+            text.contains("asked something this client will not show"),
+            "{text}"
+        );
+        assert!(text.contains(why), "{tool}: {text}");
+        assert!(text.contains("you answered an error"), "{text}");
+        assert_clean(&seen, true);
     }
 }
 

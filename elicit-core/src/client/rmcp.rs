@@ -4,7 +4,9 @@
 //!
 //! It declares the elicitation capability (form mode; URL mode when asked for), reads the
 //! server's schema with [`read_schema`], its fields in the server's order (a schema
-//! outside the MCP subset is refused with `-32602`, never half-shown), shows the asking
+//! outside the MCP subset, or a message past [`MAX_MESSAGE`](crate::client::MAX_MESSAGE),
+//! is refused with `-32602`, never half-shown, and the asker is told through
+//! [`Asker::refused`]), shows the asking
 //! server's name with the message, and answers with the user's validated reply, defaults
 //! filled in. The same handler serves
 //! push-mode requests (2025-06-18, 2025-11-25) and the `input_required` rounds of
@@ -162,8 +164,9 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
                 requested_schema,
                 ..
             } => {
-                check_message("message", &message)?;
-                let form = read_requested(&requested_schema)?;
+                let form = check_message("message", &message)
+                    .and_then(|()| read_requested(&requested_schema))
+                    .inspect_err(|e| self.asker.refused(server.as_deref(), &e.message))?;
                 let reply = self
                     .asker
                     .ask(Question {
@@ -185,8 +188,9 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
                         None,
                     ));
                 }
-                check_message("message", &message)?;
-                check_message("URL", url.as_str())?;
+                check_message("message", &message)
+                    .and_then(|()| check_message("URL", url.as_str()))
+                    .inspect_err(|e| self.asker.refused(server.as_deref(), &e.message))?;
                 let a = self
                     .asker
                     .ask_url(server.as_deref(), &message, url.as_str())

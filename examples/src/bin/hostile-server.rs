@@ -9,7 +9,8 @@
 //! Tools: `greet` (a one-field form), `huge` (an elicitation message of 5 MiB, past
 //! what a careful client reads), `bomb` (a multi-select of 1,000 options whose default
 //! repeats one of them 1,000,000 times, a message of 4 MB), `pay` (a URL-mode
-//! elicitation), and one whose name itself is hostile. The visible words (`SERVER`, `QUESTION`, ...) stay readable once
+//! elicitation), `titled` (a field title past the kit's limit, its property named
+//! with escapes), `long` (a message of 100 KiB), and one whose name itself is hostile. The visible words (`SERVER`, `QUESTION`, ...) stay readable once
 //! the sequences are removed, so a test can check both that the text was shown and
 //! that nothing else was.
 //!
@@ -65,6 +66,8 @@ fn tools() -> Value {
         {"name": "huge", "description": "an elicitation message larger than a client reads", "inputSchema": empty},
         {"name": "bomb", "description": "a default of 1,000,000 items for 1,000 options", "inputSchema": empty},
         {"name": "pay", "description": nasty("PAYDESC"), "inputSchema": empty},
+        {"name": "titled", "description": "a form with a title of 5,000 bytes", "inputSchema": empty},
+        {"name": "long", "description": "a message of 100 KiB", "inputSchema": empty},
         {"name": nasty("TOOLNAME"), "description": "a tool whose name is hostile", "inputSchema": empty},
     ]})
 }
@@ -109,8 +112,8 @@ fn text_result(id: &Value, text: String) -> Value {
 /// terminal escape sequences, BEL, the C1 CSI and a right-to-left override.
 ///
 /// Tools: greet (a one-field form), huge (a 5 MiB message), bomb (a default of
-/// 1,000,000 items for 1,000 options), pay (a URL-mode request), and one with a hostile
-/// name. Run it through a client, e.g. `terminal-client -- hostile-server`.
+/// 1,000,000 items for 1,000 options), pay (a URL-mode request), titled (a title past
+/// the kit's limit), long (a 100 KiB message), and one with a hostile name. Run it through a client, e.g. `terminal-client -- hostile-server`.
 #[derive(clap::Parser)]
 #[command(version)]
 struct Cli {}
@@ -161,6 +164,22 @@ fn serve() -> std::io::Result<()> {
                         }),
                     ),
                     Some("bomb") => ("bomb", Value::Null),
+                    Some("titled") => (
+                        "titled",
+                        json!({
+                            "message": nasty("TITLED"),
+                            "requestedSchema": {"type": "object", "properties": {
+                                nasty("PROPERTY"): {"type": "string", "title": "t".repeat(5000)}
+                            }}
+                        }),
+                    ),
+                    Some("long") => (
+                        "long",
+                        json!({
+                            "message": "y".repeat(100 * 1024),
+                            "requestedSchema": {"type": "object", "properties": {}}
+                        }),
+                    ),
                     Some("pay") => (
                         "pay",
                         json!({
