@@ -1,5 +1,6 @@
 //! Forms and flows shared by the example programs and the tests.
 
+pub mod clock;
 pub mod forms;
 pub mod servers;
 pub mod terminal;

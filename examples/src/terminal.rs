@@ -1,22 +1,48 @@
 //! A terminal [`Asker`]: every elicitation rendered with `inquire` widgets (or line
-//! prompts when stdin is not a terminal), reviewed, and answered accept, decline or
-//! cancel. The validation is the kit's, the same the server runs.
+//! prompts when stdin is not a terminal), one prompt per field, and answered accept,
+//! decline or cancel. The validation is the kit's, the same the server runs.
+//!
+//! Every string a server sends — its name, message, field titles and descriptions,
+//! option titles, defaults, the URL of a page — goes through
+//! [`safe_text`](elicit_core::client::safe_text) before it is printed: the prompters
+//! clean what they are given, so no caller can forget.
 
+use std::borrow::Cow;
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Mutex;
 
-use elicit_core::client::{Asker, Question, Reply};
+use elicit_core::client::{Asker, Question, Reply, safe_text};
 use elicit_core::{Action, Field, FieldKind, Form, Strictness};
 use serde_json::{Map, Value};
 
-/// What a prompt gives back: an answer, or Esc (cancel the whole form).
-type Answer<T> = Option<T>;
+/// How the user left a prompt without answering it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Esc (or Ctrl-D, or a closed terminal): dismiss the form.
+    Cancel,
+    /// Ctrl-C on a widget, `decline` on a line prompt: say no to the form.
+    Decline,
+}
 
-/// The two ways to ask: `inquire` widgets on a terminal, plain lines otherwise.
+/// What a prompt gives back: an answer, or how the user left it.
+pub type Answer<T> = Result<T, End>;
+
+/// The reply of a form left with `end`.
+fn ended(end: End) -> Reply {
+    match end {
+        End::Cancel => Reply::Cancel,
+        End::Decline => Reply::Decline,
+    }
+}
+
+/// The two ways to ask: `inquire` widgets on a terminal, plain lines otherwise. Every
+/// text given to a prompter is shown through [`safe_text`].
 pub trait Prompter {
-    /// One of `options`; `None` on Esc.
+    /// How to decline and cancel, in words to show under a form's message.
+    fn keys(&self) -> &'static str;
+    /// One of `options`.
     fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize>;
-    /// A line of text, checked by `check` before it is taken; `None` on Esc.
+    /// A line of text, checked by `check` before it is taken.
     fn text(
         &mut self,
         prompt: &str,
@@ -24,9 +50,9 @@ pub trait Prompter {
         default: Option<&str>,
         check: &dyn Fn(&str) -> Result<(), String>,
     ) -> Answer<String>;
-    /// Yes or no; `None` on Esc.
+    /// Yes or no.
     fn confirm(&mut self, prompt: &str, help: &str, default: Option<bool>) -> Answer<bool>;
-    /// Several of `options`, checked by `check`; `None` on Esc.
+    /// Several of `options`, checked by `check`.
     fn several(
         &mut self,
         prompt: &str,
@@ -42,15 +68,26 @@ pub trait Prompter {
 /// `inquire` widgets.
 pub struct Widgets;
 
-/// Esc, Ctrl-C and a closed terminal all end the form as a cancel.
+/// Ctrl-C declines; Esc, Ctrl-D and a closed terminal cancel.
 fn esc<T>(r: Result<T, inquire::InquireError>) -> Answer<T> {
-    r.ok()
+    r.map_err(|e| match e {
+        inquire::InquireError::OperationInterrupted => End::Decline,
+        _ => End::Cancel,
+    })
+}
+
+/// `texts` cleaned for the terminal.
+fn cleaned(texts: &[String]) -> Vec<String> {
+    texts.iter().map(|t| safe_text(t).into_owned()).collect()
 }
 
 impl Prompter for Widgets {
+    fn keys(&self) -> &'static str {
+        "(Esc cancels, Ctrl-C declines)"
+    }
+
     fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
-        let labels: Vec<String> = options.to_vec();
-        esc(inquire::Select::new(prompt, labels)
+        esc(inquire::Select::new(&safe_text(prompt), cleaned(options))
             .with_starting_cursor(start.min(options.len().saturating_sub(1)))
             .raw_prompt())
         .map(|o| o.index)
@@ -63,22 +100,25 @@ impl Prompter for Widgets {
         default: Option<&str>,
         check: &dyn Fn(&str) -> Result<(), String>,
     ) -> Answer<String> {
-        // `inquire` wants an owned validator; the check is run again on the result.
-        let mut t = inquire::Text::new(prompt).with_help_message(help);
-        if let Some(d) = default {
-            t = t.with_initial_value(d);
+        // `inquire` wants an owned validator; the check is run on the result instead.
+        let (prompt, help) = (safe_text(prompt), safe_text(help));
+        let default = default.map(safe_text);
+        let mut t = inquire::Text::new(&prompt).with_help_message(&help);
+        if let Some(d) = &default {
+            t = t.with_initial_value(d.as_ref());
         }
         loop {
             let answer = esc(t.clone().prompt())?;
             match check(&answer) {
-                Ok(()) => return Some(answer),
-                Err(e) => eprintln!("  ✗ {e}"),
+                Ok(()) => return Ok(answer),
+                Err(e) => eprintln!("  ✗ {}", safe_text(&e)),
             }
         }
     }
 
     fn confirm(&mut self, prompt: &str, help: &str, default: Option<bool>) -> Answer<bool> {
-        let mut c = inquire::Confirm::new(prompt).with_help_message(help);
+        let (prompt, help) = (safe_text(prompt), safe_text(help));
+        let mut c = inquire::Confirm::new(&prompt).with_help_message(&help);
         if let Some(d) = default {
             c = c.with_default(d);
         }
@@ -93,26 +133,28 @@ impl Prompter for Widgets {
         chosen: &[usize],
         check: &dyn Fn(&[usize]) -> Result<(), String>,
     ) -> Answer<Vec<usize>> {
+        let (prompt, help) = (safe_text(prompt), safe_text(help));
         loop {
-            let picked = esc(inquire::MultiSelect::new(prompt, options.to_vec())
-                .with_help_message(help)
+            let picked = esc(inquire::MultiSelect::new(&prompt, cleaned(options))
+                .with_help_message(&help)
                 .with_default(chosen)
                 .raw_prompt())?;
             let picked: Vec<usize> = picked.iter().map(|o| o.index).collect();
             match check(&picked) {
-                Ok(()) => return Some(picked),
-                Err(e) => eprintln!("  ✗ {e}"),
+                Ok(()) => return Ok(picked),
+                Err(e) => eprintln!("  ✗ {}", safe_text(&e)),
             }
         }
     }
 
     fn say(&mut self, line: &str) {
-        println!("{line}");
+        println!("{}", safe_text(line));
     }
 }
 
 /// Line prompts on any reader (stdin when it is not a terminal): a number or a value
-/// per choice, an empty line for the default, `esc` (or end of input) to cancel.
+/// per choice, an empty line for the default, `esc` (or end of input) to cancel,
+/// `decline` to decline.
 pub struct Lines<R> {
     input: R,
 }
@@ -124,22 +166,31 @@ impl<R: BufRead> Lines<R> {
     }
 
     fn line(&mut self, prompt: &str) -> Answer<String> {
-        print!("{prompt} ");
+        print!("{} ", safe_text(prompt));
         let _ = std::io::stdout().flush();
         let mut line = String::new();
         match self.input.read_line(&mut line) {
-            Ok(0) | Err(_) => None,
+            Ok(0) | Err(_) => Err(End::Cancel),
             Ok(_) => {
                 let line = line.trim_end_matches(['\n', '\r']).to_owned();
-                (line.trim() != "esc").then_some(line)
+                match line.trim() {
+                    "esc" => Err(End::Cancel),
+                    "decline" => Err(End::Decline),
+                    _ => Ok(line),
+                }
             }
         }
     }
 }
 
 impl<R: BufRead> Prompter for Lines<R> {
+    fn keys(&self) -> &'static str {
+        "(type esc to cancel, decline to decline)"
+    }
+
     fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
-        println!("{prompt}");
+        let options = cleaned(options);
+        println!("{}", safe_text(prompt));
         for (i, o) in options.iter().enumerate() {
             println!("  {}) {o}", i + 1);
         }
@@ -147,15 +198,15 @@ impl<R: BufRead> Prompter for Lines<R> {
             let line = self.line(&format!("choose 1-{} [{}]:", options.len(), start + 1))?;
             let line = line.trim();
             if line.is_empty() {
-                return Some(start);
+                return Ok(start);
             }
             if let Ok(n) = line.parse::<usize>()
                 && (1..=options.len()).contains(&n)
             {
-                return Some(n - 1);
+                return Ok(n - 1);
             }
             if let Some(i) = options.iter().position(|o| o.eq_ignore_ascii_case(line)) {
-                return Some(i);
+                return Ok(i);
             }
             println!("  ✗ not one of the choices");
         }
@@ -180,8 +231,8 @@ impl<R: BufRead> Prompter for Lines<R> {
                 line = d.to_owned();
             }
             match check(&line) {
-                Ok(()) => return Some(line),
-                Err(e) => println!("  ✗ {e}"),
+                Ok(()) => return Ok(line),
+                Err(e) => println!("  ✗ {}", safe_text(&e)),
             }
         }
     }
@@ -195,9 +246,9 @@ impl<R: BufRead> Prompter for Lines<R> {
         loop {
             let line = self.line(&format!("{prompt} ({help}) [{hint}]:"))?;
             match line.trim().to_ascii_lowercase().as_str() {
-                "" if default.is_some() => return default,
-                "y" | "yes" | "true" => return Some(true),
-                "n" | "no" | "false" => return Some(false),
+                "" if default.is_some() => return default.ok_or(End::Cancel),
+                "y" | "yes" | "true" => return Ok(true),
+                "n" | "no" | "false" => return Ok(false),
                 _ => println!("  ✗ answer y or n"),
             }
         }
@@ -211,8 +262,8 @@ impl<R: BufRead> Prompter for Lines<R> {
         chosen: &[usize],
         check: &dyn Fn(&[usize]) -> Result<(), String>,
     ) -> Answer<Vec<usize>> {
-        println!("{prompt} ({help})");
-        for (i, o) in options.iter().enumerate() {
+        println!("{}", safe_text(&format!("{prompt} ({help})")));
+        for (i, o) in cleaned(options).iter().enumerate() {
             println!("  {}) {o}", i + 1);
         }
         loop {
@@ -234,15 +285,15 @@ impl<R: BufRead> Prompter for Lines<R> {
             match picked {
                 Err(()) => println!("  ✗ numbers between 1 and {}", options.len()),
                 Ok(p) => match check(&p) {
-                    Ok(()) => return Some(p),
-                    Err(e) => println!("  ✗ {e}"),
+                    Ok(()) => return Ok(p),
+                    Err(e) => println!("  ✗ {}", safe_text(&e)),
                 },
             }
         }
     }
 
     fn say(&mut self, line: &str) {
-        println!("{line}");
+        println!("{}", safe_text(line));
     }
 }
 
@@ -376,13 +427,13 @@ fn current(field: &Field, answers: &Map<String, Value>) -> Option<Value> {
         .or_else(|| field.kind().default_value())
 }
 
-/// Asks one field; `Ok(None)` leaves it empty; `Err(())` is Esc.
+/// Asks one field; `Ok(None)` leaves it empty.
 fn ask_field(
     p: &mut dyn Prompter,
     form: &Form,
     field: &Field,
     now: Option<Value>,
-) -> Result<Option<Value>, ()> {
+) -> Answer<Option<Value>> {
     let label = field.label();
     let help = hint(field);
     let name = field.name();
@@ -390,9 +441,7 @@ fn ask_field(
     match field.kind() {
         FieldKind::Boolean { .. } => {
             let d = now.as_ref().and_then(Value::as_bool);
-            p.confirm(label, &help, d)
-                .map(|b| Some(Value::Bool(b)))
-                .ok_or(())
+            p.confirm(label, &help, d).map(|b| Some(Value::Bool(b)))
         }
         FieldKind::Select { options, .. } => {
             let mut labels: Vec<String> = options.iter().map(|c| c.label().to_owned()).collect();
@@ -404,9 +453,7 @@ fn ask_field(
                 .and_then(Value::as_str)
                 .and_then(|v| options.iter().position(|c| c.value() == v))
                 .unwrap_or(0);
-            let i = p
-                .choose(&format!("{label} ({help})"), &labels, start)
-                .ok_or(())?;
+            let i = p.choose(&format!("{label} ({help})"), &labels, start)?;
             Ok(options.get(i).map(|c| Value::from(c.value())))
         }
         FieldKind::MultiSelect { options, .. } => {
@@ -424,14 +471,13 @@ fn ask_field(
                 Value::Array(
                     picked
                         .iter()
-                        .map(|i| Value::from(options[*i].value()))
+                        .filter_map(|i| options.get(*i))
+                        .map(|c| Value::from(c.value()))
                         .collect(),
                 )
             };
             let check = |picked: &[usize]| check_field(form, name, to_value(picked));
-            let picked = p
-                .several(label, &help, &labels, &chosen, &check)
-                .ok_or(())?;
+            let picked = p.several(label, &help, &labels, &chosen, &check)?;
             Ok(Some(to_value(&picked)))
         }
         kind => {
@@ -445,6 +491,18 @@ fn ask_field(
                     Value::from(s)
                 }
             };
+            let default = now.map(|v| match v {
+                Value::String(s) => s,
+                other => other.to_string(),
+            });
+            // The default is shown cleaned; taken as it is, it stands for the server's own.
+            let shown_default: Option<Cow<'_, str>> = default.as_deref().map(safe_text);
+            let original = |s: &str| -> String {
+                match (&default, &shown_default) {
+                    (Some(d), Some(shown)) if s == shown.as_ref() => d.clone(),
+                    _ => s.to_owned(),
+                }
+            };
             let check = |s: &str| {
                 if s.is_empty() {
                     return if optional {
@@ -453,21 +511,19 @@ fn ask_field(
                         Err("an answer is required".to_owned())
                     };
                 }
-                check_field(form, name, parse(s))
+                check_field(form, name, parse(&original(s)))
             };
-            let default = now.map(|v| match v {
-                Value::String(s) => s,
-                other => other.to_string(),
-            });
-            let s = p.text(label, &help, default.as_deref(), &check).ok_or(())?;
-            Ok((!s.is_empty()).then(|| parse(&s)))
+            let s = p.text(label, &help, shown_default.as_deref(), &check)?;
+            Ok((!s.is_empty()).then(|| parse(&original(&s))))
         }
     }
 }
 
-/// Fills `form` through `p`: answer, decline or cancel first; every field (defaults
-/// pre-filled, inline problems); then a review where any answer can be changed.
-pub fn fill(p: &mut dyn Prompter, question: Question<'_>) -> Reply {
+/// Fills `form` through `p`: who asks and the message, how to decline and cancel, then
+/// one prompt per field (defaults pre-filled, problems inline). With `review`, a form
+/// of two or more fields ends on a review screen where any answer can be changed; a
+/// one-field form is sent as soon as its field is answered.
+pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply {
     let form = question.form;
     p.say("");
     p.say(&format!(
@@ -475,24 +531,30 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>) -> Reply {
         question.server.unwrap_or("the server")
     ));
     p.say(question.message);
-    let first = [
-        "Answer".to_owned(),
-        "Decline".to_owned(),
-        "Cancel".to_owned(),
-    ];
-    match p.choose("What do you want to do?", &first, 0) {
-        Some(0) => {}
-        Some(1) => return Reply::Decline,
-        _ => return Reply::Cancel,
+    p.say(p.keys());
+    if form.fields().is_empty() {
+        // Nothing to fill: a plain "OK?".
+        return match p.confirm("Accept?", "nothing to fill in", Some(true)) {
+            Ok(true) => Reply::accept(form, Value::Object(Map::new())).unwrap_or(Reply::Cancel),
+            Ok(false) => Reply::Decline,
+            Err(end) => ended(end),
+        };
     }
     let mut answers = Map::new();
     for field in form.fields() {
         match ask_field(p, form, field, current(field, &answers)) {
-            Err(()) => return Reply::Cancel,
+            Err(end) => return ended(end),
             Ok(Some(v)) => {
                 answers.insert(field.name().to_string(), v);
             }
             Ok(None) => {}
+        }
+    }
+    if !(review && form.fields().len() >= 2) {
+        match Reply::accept(form, Value::Object(answers.clone())) {
+            Ok(reply) => return reply,
+            // Not expected (each field was checked), but never sent unchecked: review.
+            Err(e) => p.say(&format!("  ✗ {e}")),
         }
     }
     loop {
@@ -515,17 +577,19 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>) -> Reply {
         menu.push("Cancel".to_owned());
         let decline = menu.len() - 2;
         match p.choose("Review", &menu, 0) {
-            None => return Reply::Cancel,
-            Some(0) => match Reply::accept(form, Value::Object(answers.clone())) {
+            Err(end) => return ended(end),
+            Ok(0) => match Reply::accept(form, Value::Object(answers.clone())) {
                 Ok(reply) => return reply,
                 Err(e) => p.say(&format!("  ✗ {e}")),
             },
-            Some(i) if i == decline => return Reply::Decline,
-            Some(i) if i > decline => return Reply::Cancel,
-            Some(i) => {
-                let field = &form.fields()[i - 1];
+            Ok(i) if i == decline => return Reply::Decline,
+            Ok(i) if i > decline => return Reply::Cancel,
+            Ok(i) => {
+                let Some(field) = form.fields().get(i - 1) else {
+                    continue;
+                };
                 match ask_field(p, form, field, current(field, &answers)) {
-                    Err(()) => return Reply::Cancel,
+                    Err(end) => return ended(end),
                     Ok(Some(v)) => {
                         answers.insert(field.name().to_string(), v);
                     }
@@ -538,19 +602,34 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>) -> Reply {
     }
 }
 
+/// The host a URL leads to, for the user to see plainly before opening it.
+pub fn url_host(url: &str) -> Option<String> {
+    let url = url::Url::parse(url).ok()?;
+    url.host_str().map(str::to_owned)
+}
+
 /// The terminal [`Asker`]: widgets on a terminal, line prompts otherwise.
 pub struct Terminal {
     lock: Mutex<()>,
     widgets: bool,
+    review: bool,
 }
 
 impl Terminal {
-    /// Widgets when stdin and stdout are terminals, else line prompts.
+    /// Widgets when stdin and stdout are terminals, else line prompts; a review screen
+    /// for forms of two or more fields.
     pub fn new() -> Terminal {
         Terminal {
             lock: Mutex::new(()),
             widgets: interactive(),
+            review: true,
         }
+    }
+
+    /// With `false`, every form is sent once its last field is answered, without review.
+    pub fn with_review(mut self, review: bool) -> Terminal {
+        self.review = review;
+        self
     }
 
     /// Runs `f` with the prompter, one question at a time.
@@ -583,14 +662,14 @@ impl Default for Terminal {
 impl Asker for Terminal {
     async fn ask(&self, question: Question<'_>) -> Reply {
         // The prompts block: `block_in_place` keeps them off the runtime's other tasks.
-        tokio::task::block_in_place(|| self.with(|p| fill(p, question)))
+        tokio::task::block_in_place(|| self.with(|p| fill(p, question, self.review)))
     }
 
     async fn ask_url(&self, server: Option<&str>, message: &str, url: &str) -> Action {
-        let text = format!(
-            "── {} asks you to open a page ──\n{message}\n{url}",
-            server.unwrap_or("the server")
-        );
+        let host = match url_host(url) {
+            Some(host) => format!("The page is on {host}"),
+            None => "The address is not a web page".to_owned(),
+        };
         let options = [
             "Open it (I will go there)".to_owned(),
             "Decline".to_owned(),
@@ -598,14 +677,128 @@ impl Asker for Terminal {
         ];
         let choice = tokio::task::block_in_place(|| {
             self.with(|p| {
-                p.say(&text);
+                p.say("");
+                p.say(&format!(
+                    "── {} asks you to open a page ──",
+                    server.unwrap_or("the server")
+                ));
+                p.say(message);
+                p.say(&host);
+                p.say(&format!("Full address: {url}"));
+                p.say(p.keys());
                 p.choose("What do you want to do?", &options, 0)
             })
         });
         match choice {
-            Some(0) => Action::Accept,
-            Some(1) => Action::Decline,
+            Ok(0) => Action::Accept,
+            Ok(1) | Err(End::Decline) => Action::Decline,
             _ => Action::Cancel,
         }
+    }
+
+    fn refused(&self, server: Option<&str>, why: &str) {
+        let _one_at_a_time = self.lock.lock();
+        eprintln!(
+            "✗ {} asked something this client will not show: {}",
+            safe_text(server.unwrap_or("the server")),
+            safe_text(why)
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use elicit_core::client::read_schema;
+    use serde_json::json;
+
+    use super::*;
+
+    /// `Lines` over scripted input, its output discarded.
+    fn answer(schema: Value, input: &str, review: bool) -> Reply {
+        let form = read_schema(&schema).unwrap();
+        let mut p = Lines::new(input.as_bytes());
+        fill(
+            &mut p,
+            Question {
+                server: Some("test"),
+                message: "Hello",
+                form: &form,
+            },
+            review,
+        )
+    }
+
+    fn one_text() -> Value {
+        json!({"type": "object", "properties": {"name": {"type": "string", "maxLength": 5}},
+               "required": ["name"]})
+    }
+
+    #[test]
+    fn a_one_field_form_is_one_line() {
+        let reply = answer(one_text(), "Ann\n", true);
+        assert_eq!(
+            reply,
+            Reply::Accept(json!({"name": "Ann"}).as_object().unwrap().clone())
+        );
+    }
+
+    #[test]
+    fn decline_and_cancel_are_one_word_each() {
+        assert_eq!(answer(one_text(), "decline\n", true), Reply::Decline);
+        assert_eq!(answer(one_text(), "esc\n", true), Reply::Cancel);
+        assert_eq!(answer(one_text(), "", true), Reply::Cancel);
+    }
+
+    #[test]
+    fn an_invalid_answer_is_asked_again() {
+        let reply = answer(one_text(), "Annabel\nAnn\n", true);
+        assert_eq!(
+            reply,
+            Reply::Accept(json!({"name": "Ann"}).as_object().unwrap().clone())
+        );
+    }
+
+    fn two_fields() -> Value {
+        json!({"type": "object", "properties": {
+            "name": {"type": "string"},
+            "size": {"type": "string", "enum": ["s", "l"]}
+        }, "required": ["name", "size"]})
+    }
+
+    #[test]
+    fn two_fields_are_reviewed_unless_review_is_off() {
+        // Name, size 2, then the review: change the name (2), a new name, submit (1).
+        let reply = answer(two_fields(), "Ann\n2\n2\nBob\n1\n", true);
+        let want = json!({"name": "Bob", "size": "l"});
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+        // Without review, the answers go at once (the rest of the input is not read).
+        let reply = answer(two_fields(), "Ann\n2\n2\nBob\n1\n", false);
+        let want = json!({"name": "Ann", "size": "l"});
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+    }
+
+    #[test]
+    fn an_untouched_default_is_the_servers_own() {
+        let schema = json!({"type": "object", "properties": {
+            "note": {"type": "string", "default": "a\u{7}b"}}});
+        let reply = answer(schema, "\n", true);
+        assert_eq!(
+            reply,
+            Reply::Accept(json!({"note": "a\u{7}b"}).as_object().unwrap().clone())
+        );
+    }
+
+    #[test]
+    fn the_host_of_a_url() {
+        assert_eq!(
+            url_host("https://pay.example.com/x?y").as_deref(),
+            Some("pay.example.com")
+        );
+        // A look-alike international name is shown in its ASCII (punycode) form.
+        assert_eq!(
+            url_host("https://pаypal.com/").as_deref(),
+            Some("xn--pypal-4ve.com")
+        );
+        assert_eq!(url_host("not a url"), None);
     }
 }

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use elicit_core::wizard::{Prepared, PreparedForm};
 use elicit_core::{Choice, Elicit, Wizard};
 use serde::Deserialize;
+use time::Date;
 
+use crate::clock;
 use crate::forms::Size;
 
 /// The server side: which seats are free on which date.
@@ -44,13 +46,20 @@ fn seat_step(date: &str, seats: Arc<[Choice]>) -> Prepared {
 }
 
 impl Cinema {
-    /// The demo inventory: 2025-02-01 is sold out, 2025-02-03 and 2025-02-04 have seats.
-    pub fn demo() -> Cinema {
+    /// The demo inventory counted from `today`: tomorrow's show is sold out, the shows in
+    /// three days (seats A1, A2, B4) and in four days (seat C1) have seats.
+    pub fn demo_from(today: Date) -> Cinema {
         let mut cinema = Cinema::default();
-        cinema.add_show("2025-02-01", &[]);
-        cinema.add_show("2025-02-03", &["A1", "A2", "B4"]);
-        cinema.add_show("2025-02-04", &["C1"]);
+        cinema.add_show(&clock::day(today, 1), &[]);
+        cinema.add_show(&clock::day(today, 3), &["A1", "A2", "B4"]);
+        cinema.add_show(&clock::day(today, 4), &["C1"]);
         cinema
+    }
+
+    /// The demo inventory on fixed dates, counted from [`clock::PINNED`]: 2025-02-01 is
+    /// sold out, 2025-02-03 and 2025-02-04 have seats.
+    pub fn demo() -> Cinema {
+        Cinema::demo_from(clock::PINNED)
     }
 
     /// Adds a show with its free seats.
@@ -145,8 +154,12 @@ pub struct PopcornSize {
 #[derive(Debug, Wizard)]
 #[wizard(context = Cinema)]
 pub struct TicketOrder {
-    /// When.
-    #[step(message = "Which day would you like to go?", check = date_has_seats)]
+    /// When (the message names the dates with free seats).
+    #[step(
+        message = "Which day would you like to go?",
+        check = date_has_seats,
+        prepare = show_dates
+    )]
     pub date: ShowDate,
     /// Where to sit.
     #[step(message = "Pick a seat", prepare = free_seats)]
@@ -180,6 +193,18 @@ fn date_has_seats(
     }
 }
 
+/// The date step names the dates that have seats, so no date has to be guessed.
+fn show_dates(cinema: &Cinema, _: &TicketOrderProgress) -> Prepared {
+    let open: Vec<&str> = cinema.open_dates().collect();
+    if open.is_empty() {
+        return Prepared::new().message("Every show is sold out. Which day would you like to go?");
+    }
+    Prepared::new().message(format!(
+        "Shows with free seats: {}. Which day would you like to go?",
+        open.join(", ")
+    ))
+}
+
 fn free_seats(cinema: &Cinema, progress: &TicketOrderProgress) -> Prepared {
     let date = progress
         .date
@@ -203,4 +228,28 @@ fn free_seats(cinema: &Cinema, progress: &TicketOrderProgress) -> Prepared {
 
 fn no_popcorn(_: &Cinema, progress: &TicketOrderProgress) -> bool {
     !progress.snacks.as_ref().is_some_and(|s| s.popcorn)
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::date;
+
+    use super::*;
+
+    #[test]
+    fn the_demo_counts_from_today() {
+        let cinema = Cinema::demo_from(date!(2031 - 06 - 29));
+        assert_eq!(cinema.free_seats("2031-06-30"), Some(&[][..]));
+        assert_eq!(cinema.free_seats("2031-07-02").map(<[_]>::len), Some(3));
+        assert_eq!(
+            cinema.open_dates().collect::<Vec<_>>(),
+            ["2031-07-02", "2031-07-03"]
+        );
+        // The fixed demo is the same inventory from the pinned day.
+        let fixed = Cinema::demo();
+        assert_eq!(
+            fixed.open_dates().collect::<Vec<_>>(),
+            ["2025-02-03", "2025-02-04"]
+        );
+    }
 }

@@ -44,6 +44,9 @@ impl Replica {
         let mut command = Command::new(env!("CARGO_BIN_EXE_ticket-booking"));
         command
             .args(["--http", "127.0.0.1:0"])
+            // The demo's shows counted from a pinned day: 2025-02-01 sold out,
+            // 2025-02-03 and 2025-02-04 with seats.
+            .args(["--today", "2025-01-31"])
             .env_remove("ELICIT_KEYS")
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -1,9 +1,11 @@
 //! `terminal-client` driven through a pseudo-terminal, as a person would: the `inquire`
-//! widgets, the real `ticket-booking` server as its child, one accept, one decline, one
-//! cancel (Esc) and one invalid-then-fixed answer.
+//! widgets, the real `ticket-booking` server as its child (its shows counted from a
+//! pinned "today"), one prompt per field, decline and cancel in one key each, the
+//! review of a two-field form; and a hostile server whose escape sequences must not
+//! reach the terminal.
 #![cfg(unix)]
 
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use expectrl::Session;
@@ -12,98 +14,381 @@ use expectrl::session::{OsProcess, OsProcessStream};
 const ENTER: &str = "\r";
 const DOWN: &str = "\x1b[B";
 const ESC: &str = "\x1b";
+const CTRL_C: &str = "\x03";
+
+/// The day the demo counts from in these tests: the shows are 2031-06-30 (sold out),
+/// 2031-07-02 and 2031-07-03 (across a month's end, to show they are counted).
+const TODAY: &str = "2031-06-29";
 
 type Pty = Session<OsProcess, OsProcessStream>;
 
-/// The demo, in a fresh pseudo-terminal, at the tool menu.
-fn start() -> Pty {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_terminal-client"));
-    command.env("TERM", "xterm").env_remove("ELICIT_KEYS");
-    let mut p: Pty = Session::spawn(command).expect("spawn in a pty");
-    p.set_expect_timeout(Some(Duration::from_secs(20)));
-    p.expect("Which tool?").expect("the tool menu");
-    p
+/// A client in a fresh pseudo-terminal, everything it printed, and the prompts answered.
+struct Run {
+    p: Pty,
+    seen: Vec<u8>,
+    prompts: usize,
 }
 
-/// Waits for `text`, then sends `keys` (giving the widget a moment to be ready).
-fn step(p: &mut Pty, text: &str, keys: &str) {
-    p.expect(text)
-        .unwrap_or_else(|e| panic!("waiting for {text:?}: {e}"));
-    std::thread::sleep(Duration::from_millis(150));
-    p.send(keys).unwrap();
+impl Run {
+    /// `terminal-client ARGS` at its tool menu.
+    fn start(args: &[&str]) -> Run {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_terminal-client"));
+        command
+            .args(args)
+            .env("TERM", "xterm")
+            .env_remove("ELICIT_KEYS");
+        let mut p: Pty = Session::spawn(command).expect("spawn in a pty");
+        p.set_expect_timeout(Some(Duration::from_secs(20)));
+        let mut run = Run {
+            p,
+            seen: Vec::new(),
+            prompts: 0,
+        };
+        run.wait("Which tool?");
+        run
+    }
+
+    /// The ticket demo, counted from [`TODAY`], at its tool menu.
+    fn demo(more: &[&str]) -> Run {
+        let mut args = vec!["--today", TODAY];
+        args.extend(more);
+        Run::start(&args)
+    }
+
+    /// Waits for `text`; returns what was printed since the last wait, up to it.
+    fn wait(&mut self, text: &str) -> String {
+        let found = self
+            .p
+            .expect(text)
+            .unwrap_or_else(|e| panic!("waiting for {text:?}: {e}"));
+        self.seen.extend_from_slice(found.as_bytes());
+        String::from_utf8_lossy(found.as_bytes()).into_owned()
+    }
+
+    /// Answers the prompt `text` with `keys` (giving the widget a moment to be ready).
+    fn answer(&mut self, text: &str, keys: &str) -> String {
+        let before = self.wait(text);
+        std::thread::sleep(Duration::from_millis(150));
+        self.p.send(keys).unwrap();
+        self.prompts += 1;
+        before
+    }
+
+    /// Picks the `n`th tool of the menu (0 for the first).
+    fn tool(&mut self, n: usize) {
+        std::thread::sleep(Duration::from_millis(150));
+        self.p.send(format!("{}{ENTER}", DOWN.repeat(n))).unwrap();
+    }
+
+    /// Leaves at the tool menu; everything printed.
+    fn quit(mut self) -> Vec<u8> {
+        self.wait("Which tool?");
+        std::thread::sleep(Duration::from_millis(150));
+        self.p.send(ESC).unwrap();
+        let rest = self.p.expect(expectrl::Eof).expect("the client exits");
+        self.seen.extend_from_slice(rest.as_bytes());
+        self.seen
+    }
 }
 
-/// Picks `book_tickets` and chooses what to do with the first form.
-fn open_date_form(p: &mut Pty, choice: &str) {
-    std::thread::sleep(Duration::from_millis(150));
-    p.send(ENTER).unwrap(); // book_tickets
-    step(p, "Which day would you like to go?", "");
-    step(p, "What do you want to do?", choice);
-}
-
-fn quit(mut p: Pty) {
-    step(&mut p, "Which tool?", ESC);
-    p.expect(expectrl::Eof).expect("the client exits");
+/// The whole ticket flow with popcorn, all four steps: 6 prompts (date, seat, popcorn,
+/// drink, the snacks' review, size). Before one prompt per field it took 13 (each form
+/// opened with "Answer / Decline / Cancel" and closed with a review).
+#[test]
+fn the_ticket_flow_takes_one_prompt_per_field() {
+    let mut run = Run::demo(&[]);
+    run.tool(0); // book_tickets
+    // The date step names the dates that have seats, counted from "today".
+    run.wait("Shows with free seats: 2031-07-02, 2031-07-03. Which day would you like to go?");
+    run.answer("Date", &format!("2031-07-02{ENTER}"));
+    // One field, one prompt: the seat step comes next, with no review in between.
+    let between = run.wait("Pick a seat for 2031-07-02");
+    assert!(!between.contains("Review"), "{between}");
+    run.answer("A2", ENTER); // the first seat, A1
+    run.answer("Popcorn?", &format!("y{ENTER}"));
+    run.answer("Drink", ENTER); // water
+    run.answer("Review", ENTER); // two fields: reviewed, Submit preselected
+    run.wait("Which size?");
+    run.answer("Size", &format!("{DOWN}{ENTER}")); // medium
+    run.wait("Booked seat A1 on 2031-07-02 with medium popcorn and water.");
+    assert_eq!(run.prompts, 6);
+    let seen = String::from_utf8_lossy(&run.quit()).into_owned();
+    assert!(!seen.contains("What do you want to do?"), "no opening menu");
 }
 
 #[test]
-fn accept_books_a_seat() {
-    let mut p = start();
-    open_date_form(&mut p, ENTER); // Answer
-    step(&mut p, "Date", &format!("2025-02-03{ENTER}"));
-    step(&mut p, "Review", ENTER); // Submit
-    step(&mut p, "Pick a seat for 2025-02-03", "");
-    step(&mut p, "What do you want to do?", ENTER);
-    step(&mut p, "A2", ENTER); // the first seat, A1
-    step(&mut p, "Review", ENTER);
-    step(&mut p, "Anything to eat?", "");
-    step(&mut p, "What do you want to do?", ENTER);
-    step(&mut p, "Popcorn?", &format!("n{ENTER}"));
-    step(&mut p, "Drink", ENTER); // water
-    step(&mut p, "Review", ENTER);
-    p.expect("Booked seat A1 on 2025-02-03 with water.")
-        .expect("the booking");
-    quit(p);
+fn a_two_field_form_is_reviewed_and_can_be_changed() {
+    let mut run = Run::demo(&[]);
+    run.tool(0);
+    run.answer("Date", &format!("2031-07-03{ENTER}"));
+    run.answer("C1", ENTER);
+    run.answer("Popcorn?", &format!("n{ENTER}"));
+    run.answer("Drink", ENTER); // water
+    run.wait("Your answers:");
+    run.wait("Drink: water");
+    run.answer("Review", &format!("{DOWN}{DOWN}{ENTER}")); // Change Drink
+    run.answer("Drink", &format!("{DOWN}{ENTER}")); // cola
+    run.wait("Drink: cola");
+    run.answer("Review", ENTER); // Submit
+    run.wait("Booked seat C1 on 2031-07-03 with cola.");
+    run.quit();
 }
 
 #[test]
-fn decline_is_not_cancel() {
-    let mut p = start();
-    open_date_form(&mut p, &format!("{DOWN}{ENTER}")); // Decline
-    p.expect("Nothing booked: you declined the date step.")
-        .expect("declined");
-    quit(p);
+fn the_review_can_be_skipped() {
+    let mut run = Run::demo(&["--no-review"]);
+    run.tool(0);
+    run.answer("Date", &format!("2031-07-03{ENTER}"));
+    run.answer("C1", ENTER);
+    run.answer("Popcorn?", &format!("n{ENTER}"));
+    let before = run.answer("Drink", ENTER);
+    let after = run.wait("Booked seat C1 on 2031-07-03 with water.");
+    assert!(!before.contains("Review") && !after.contains("Review"));
+    run.quit();
 }
 
 #[test]
-fn escape_cancels() {
-    let mut p = start();
-    open_date_form(&mut p, ESC);
-    p.expect("Booking cancelled at the date step.")
-        .expect("cancelled");
-    quit(p);
+fn ctrl_c_declines_in_one_key() {
+    let mut run = Run::demo(&[]);
+    run.tool(0);
+    // The keys are named on screen, under the message.
+    run.wait("Esc cancels, Ctrl-C declines");
+    run.answer("Date", CTRL_C);
+    run.wait("Nothing booked: you declined the date step.");
+    run.quit();
+}
+
+#[test]
+fn escape_cancels_in_one_key() {
+    let mut run = Run::demo(&[]);
+    run.tool(0);
+    run.answer("Date", ESC);
+    run.wait("Booking cancelled at the date step.");
+    run.quit();
 }
 
 #[test]
 fn an_invalid_answer_is_explained_and_fixed() {
-    let mut p = start();
-    open_date_form(&mut p, ENTER);
-    step(&mut p, "Date", &format!("tomorrow{ENTER}"));
+    let mut run = Run::demo(&[]);
+    run.tool(0);
+    run.answer("Date", &format!("tomorrow{ENTER}"));
     // The kit's own message, inline, and the same question again.
-    step(
-        &mut p,
+    run.answer(
         "not a date in the form YYYY-MM-DD",
-        &format!("2025-02-01{ENTER}"),
+        &format!("2031-06-30{ENTER}"),
     );
-    step(&mut p, "Review", ENTER);
     // A valid date the server rejects (sold out) is asked again with its reason.
-    step(&mut p, "No seats left on 2025-02-01", "");
-    step(&mut p, "What do you want to do?", ENTER);
-    step(&mut p, "Date", &format!("2025-02-04{ENTER}"));
-    step(&mut p, "Review", ENTER);
-    step(&mut p, "Pick a seat for 2025-02-04", "");
-    step(&mut p, "What do you want to do?", ESC);
-    p.expect("Booking cancelled at the seat step.")
-        .expect("cancelled at the seat");
-    quit(p);
+    run.wait("No seats left on 2031-06-30");
+    run.answer("Date", &format!("2031-07-03{ENTER}"));
+    run.answer("Pick a seat for 2031-07-03", ESC);
+    run.wait("Booking cancelled at the seat step.");
+    run.quit();
+}
+
+/// The escape sequences, BEL, C1 CSI and override the hostile server puts in every
+/// string it sends. The widgets draw with escape sequences of their own (cursor moves,
+/// colors), so on a terminal the server's are looked for one by one; without a
+/// terminal (see below) no escape byte may appear at all.
+const HOSTILE: [&[u8]; 8] = [
+    b"\x1b[2J",
+    b"\x1b[8m",
+    b"\x1b]8;",
+    b"\x1b]52;",
+    b"\x1b[6n",
+    b"\x1b[?1049h",
+    b"\x07",
+    "\u{9b}".as_bytes(),
+];
+
+fn assert_clean(seen: &[u8], strict: bool) {
+    for needle in HOSTILE {
+        assert!(
+            !seen.windows(needle.len()).any(|w| w == needle),
+            "{needle:?} reached the terminal: {}",
+            String::from_utf8_lossy(seen)
+        );
+    }
+    let text = String::from_utf8_lossy(seen);
+    assert!(
+        !text.contains('\u{202e}'),
+        "a right-to-left override got through"
+    );
+    if strict {
+        assert!(!seen.contains(&0x1b), "an escape byte got through: {text}");
+    }
+}
+
+fn hostile() -> &'static str {
+    env!("CARGO_BIN_EXE_hostile-server")
+}
+
+#[test]
+fn a_hostile_servers_strings_reach_the_terminal_only_as_text() {
+    let mut run = Run::start(&["--", hostile()]);
+    run.tool(0); // greet
+    run.answer("FIELD", ENTER); // one field: its option, and the form is sent
+    run.wait("you answered accept");
+    run.wait("Which tool?");
+    run.tool(6); // the tool with a hostile name
+    run.wait("RESULT");
+    let seen = run.quit();
+    assert_clean(&seen, false);
+    // Every string was shown, its words readable.
+    let text = String::from_utf8_lossy(&seen);
+    for word in [
+        "SERVER",
+        "DESCRIPTION",
+        "TOOLNAME",
+        "QUESTION",
+        "FIELD",
+        "HELP",
+        "OPTION",
+        "RESULT",
+        "STDERR",
+        "HIDDEN",
+        "LINK",
+    ] {
+        assert!(text.contains(word), "{word} was not shown: {text}");
+    }
+}
+
+#[test]
+fn a_url_is_shown_by_its_host_before_it_is_opened() {
+    let mut run = Run::start(&["--", hostile()]);
+    run.tool(3); // pay
+    run.wait("PAYMENT");
+    run.wait("The page is on pay.evil.example");
+    run.wait("https://pay.evil.example/checkout?next=https://bank.example/");
+    run.answer("What do you want to do?", CTRL_C);
+    run.wait("you answered decline");
+    assert_clean(&run.quit(), false);
+}
+
+/// Runs the client without a terminal: `input` on its stdin; stdout and stderr together.
+fn piped(args: &[&str], input: &str) -> (bool, Vec<u8>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_terminal-client"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let mut all = out.stdout;
+    all.extend(out.stderr);
+    (out.status.success(), all)
+}
+
+#[test]
+fn line_prompts_show_no_escape_byte() {
+    // The menu, the greet form (option 1), the menu again: end of input quits.
+    let (ok, seen) = piped(&["--", hostile()], "1\n1\n");
+    assert!(ok, "{}", String::from_utf8_lossy(&seen));
+    assert!(String::from_utf8_lossy(&seen).contains("you answered accept"));
+    assert_clean(&seen, true);
+}
+
+#[test]
+fn answers_mode_shows_no_escape_byte() {
+    let dir = std::env::temp_dir().join(format!("elicit-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("answers.json");
+    std::fs::write(
+        &script,
+        r#"[{"fields": ["pick"], "action": "accept", "content": {"pick": "b"}}]"#,
+    )
+    .unwrap();
+    let args = [
+        "--answers",
+        script.to_str().unwrap(),
+        "--tool",
+        "greet",
+        "--",
+        hostile(),
+    ];
+    let (ok, seen) = piped(&args, "");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(ok, "{}", String::from_utf8_lossy(&seen));
+    assert!(String::from_utf8_lossy(&seen).contains("you answered accept"));
+    assert_clean(&seen, true);
+}
+
+#[test]
+fn a_message_too_large_closes_the_connection_with_a_clear_error() {
+    for tool in ["huge", "bomb"] {
+        let (ok, seen) = piped(&["--tool", tool, "--", hostile()], "");
+        let text = String::from_utf8_lossy(&seen);
+        assert!(!ok, "{text}");
+        assert!(
+            text.contains(
+                "the server sent a message larger than 1048576 bytes, the most this client reads"
+            ),
+            "{tool}: {text}"
+        );
+    }
+}
+
+/// A form the kit refuses is not shown, the server gets an error, and the user is told
+/// why, in words that quote the server only as text.
+#[test]
+fn a_refused_form_is_explained_to_the_user() {
+    for (tool, why) in [
+        (
+            "titled",
+            "title: 5000 bytes, more than the 4096 a client shows",
+        ),
+        (
+            "long",
+            "the message is 102400 bytes, more than the 65536 a client shows",
+        ),
+    ] {
+        let (ok, seen) = piped(&["--tool", tool, "--", hostile()], "");
+        let text = String::from_utf8_lossy(&seen);
+        assert!(ok, "{text}");
+        assert!(
+            text.contains("asked something this client will not show"),
+            "{text}"
+        );
+        assert!(text.contains(why), "{tool}: {text}");
+        assert!(text.contains("you answered an error"), "{text}");
+        assert_clean(&seen, true);
+    }
+}
+
+/// The unattended mode books as before, from a script matching by message.
+#[test]
+fn answers_mode_books_from_a_script() {
+    let dir = std::env::temp_dir().join(format!("elicit-answers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("answers.json");
+    std::fs::write(
+        &script,
+        r#"[{"message": "Which day", "action": "accept", "content": {"date": "2031-07-02"}},
+            {"message": "Pick a seat", "action": "accept", "content": {"seat": "B4"}},
+            {"fields": ["popcorn", "drink"], "action": "accept", "content": {"drink": "cola"}}]"#,
+    )
+    .unwrap();
+    let args = [
+        "--answers",
+        script.to_str().unwrap(),
+        "--tool",
+        "book_tickets",
+        "--today",
+        TODAY,
+    ];
+    let (ok, seen) = piped(&args, "");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let text = String::from_utf8_lossy(&seen);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("→ Booked seat B4 on 2031-07-02 with cola."),
+        "{text}"
+    );
 }

@@ -601,7 +601,7 @@ async fn mrtr_state_is_sealed_and_bound() {
     assert_eq!(request["method"], "elicitation/create");
     assert_eq!(
         request["params"]["message"],
-        "Which day would you like to go?"
+        "Shows with free seats: 2025-02-03, 2025-02-04. Which day would you like to go?"
     );
     assert!(!state.contains("2025"), "the state is encrypted");
 

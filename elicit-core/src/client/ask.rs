@@ -92,6 +92,16 @@ pub trait Asker: Send + Sync {
         let _ = (server, message, url);
         std::future::ready(Action::Decline)
     }
+
+    /// A request from `server` was refused without asking: its schema is outside the MCP
+    /// form subset or past a limit ([`SchemaRefused`](crate::client::SchemaRefused)), or
+    /// its message or URL is too long. `why` names the place and the limit (server text
+    /// in it is raw: pass it through [`safe_text`](crate::client::safe_text) to show it).
+    /// The server is answered `-32602` whatever this does; it does nothing unless
+    /// implemented.
+    fn refused(&self, server: Option<&str>, why: &str) {
+        let _ = (server, why);
+    }
 }
 
 /// A closure as an [`Asker`]: it answers every form at once; URL mode declines.

@@ -37,13 +37,37 @@
 //! a default that is not an option — is refused with a [`SchemaRefused`] naming the
 //! place, never rendered half-way. Return it to the server as `-32602`
 //! ([`SchemaRefused::CODE`]).
+//!
+//! Everything a server sends is untrusted. [`safe_text`] makes any of its strings safe to
+//! print (escape sequences removed, control characters made visible): pass every server
+//! string through it before showing it. Reading is bounded by documented limits, each
+//! named in the error past it: titles, option values and option titles past
+//! [`MAX_TITLE`] bytes, messages, descriptions and text defaults past [`MAX_MESSAGE`],
+//! property names past [`MAX_NAME`], more than [`MAX_FIELDS`] fields or [`MAX_OPTIONS`]
+//! options. A multi-select `default` longer than its list of options is refused before a
+//! single item is compared, and a default that breaks its own field's bounds (longer
+//! than its `maxLength`, outside `minimum..=maximum`) is refused too.
+//!
+//! ```
+//! use elicit_core::client::{MAX_OPTIONS, read_schema, safe_text};
+//! use serde_json::json;
+//!
+//! assert_eq!(safe_text("Delete\x1b[8m everything"), "Delete everything");
+//!
+//! let options: Vec<String> = (0..=MAX_OPTIONS).map(|i| i.to_string()).collect();
+//! let schema = json!({"type": "object", "properties": {"n": {"type": "string", "enum": options}}});
+//! let refused = read_schema(&schema).unwrap_err();
+//! assert!(refused.reason.contains(&MAX_OPTIONS.to_string()));
+//! ```
 
 mod ask;
 #[cfg(feature = "rmcp-client")]
 pub mod rmcp;
 mod schema;
 mod script;
+mod text;
 
 pub use ask::{Asker, Question, Reply};
-pub use schema::{SchemaRefused, read_schema};
+pub use schema::{MAX_FIELDS, MAX_NAME, MAX_OPTIONS, SchemaRefused, read_schema};
 pub use script::{Script, ScriptError};
+pub use text::{MAX_MESSAGE, MAX_TITLE, safe_text};

@@ -4,7 +4,9 @@
 //!
 //! It declares the elicitation capability (form mode; URL mode when asked for), reads the
 //! server's schema with [`read_schema`], its fields in the server's order (a schema
-//! outside the MCP subset is refused with `-32602`, never half-shown), shows the asking
+//! outside the MCP subset, or a message past [`MAX_MESSAGE`](crate::client::MAX_MESSAGE),
+//! is refused with `-32602`, never half-shown, and the asker is told through
+//! [`Asker::refused`]), shows the asking
 //! server's name with the message, and answers with the user's validated reply, defaults
 //! filled in. The same handler serves
 //! push-mode requests (2025-06-18, 2025-11-25) and the `input_required` rounds of
@@ -41,7 +43,7 @@ use ::rmcp::service::{RequestContext, RoleClient};
 use serde_json::Value;
 
 use crate::answer::Action;
-use crate::client::{Asker, Question, Reply, read_schema};
+use crate::client::{Asker, MAX_MESSAGE, Question, Reply, read_schema};
 use crate::form::Form;
 
 /// An rmcp client handler answering elicitations through an [`Asker`].
@@ -109,6 +111,20 @@ fn read_requested(schema: &ElicitationSchema) -> Result<Form, McpError> {
     read_schema(&schema).map_err(|e| McpError::invalid_params(e.to_string(), None))
 }
 
+/// Refuses a message (or URL: `what`) longer than [`MAX_MESSAGE`] bytes, naming the limit.
+fn check_message(what: &str, message: &str) -> Result<(), McpError> {
+    if message.len() > MAX_MESSAGE {
+        return Err(McpError::invalid_params(
+            format!(
+                "the {what} is {} bytes, more than the {MAX_MESSAGE} a client shows",
+                message.len()
+            ),
+            None,
+        ));
+    }
+    Ok(())
+}
+
 fn action(a: Action) -> ElicitationAction {
     match a {
         Action::Accept => ElicitationAction::Accept,
@@ -148,7 +164,9 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
                 requested_schema,
                 ..
             } => {
-                let form = read_requested(&requested_schema)?;
+                let form = check_message("message", &message)
+                    .and_then(|()| read_requested(&requested_schema))
+                    .inspect_err(|e| self.asker.refused(server.as_deref(), &e.message))?;
                 let reply = self
                     .asker
                     .ask(Question {
@@ -170,6 +188,9 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
                         None,
                     ));
                 }
+                check_message("message", &message)
+                    .and_then(|()| check_message("URL", url.as_str()))
+                    .inspect_err(|e| self.asker.refused(server.as_deref(), &e.message))?;
                 let a = self
                     .asker
                     .ask_url(server.as_deref(), &message, url.as_str())
@@ -199,5 +220,19 @@ mod tests {
         let names: Vec<&str> = form.fields().iter().map(|f| &*f.name).collect();
         assert_eq!(names, ["zone", "age", "mail"]);
         assert!(form.field("age").unwrap().required);
+    }
+
+    #[test]
+    fn a_long_message_is_refused_naming_the_limit() {
+        assert!(check_message("message", &"a".repeat(MAX_MESSAGE)).is_ok());
+        let e = check_message("message", &"a".repeat(MAX_MESSAGE + 1)).unwrap_err();
+        assert_eq!(e.code.0, -32602);
+        assert_eq!(
+            e.message,
+            format!(
+                "the message is {} bytes, more than the {MAX_MESSAGE} a client shows",
+                MAX_MESSAGE + 1
+            )
+        );
     }
 }

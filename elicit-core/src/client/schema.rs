@@ -1,10 +1,12 @@
 //! A server's untrusted `requestedSchema` read into a [`Form`], or refused.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::client::text::{MAX_MESSAGE, MAX_TITLE};
 use crate::form::{Choice, Field, FieldKind, Form, Format};
 
 /// Why a `requestedSchema` cannot be shown.
@@ -41,11 +43,16 @@ impl fmt::Display for SchemaRefused {
 
 impl std::error::Error for SchemaRefused {}
 
-/// Longest property name or option a schema may use; longer ones are refused rather
-/// than rendered.
-const MAX_NAME: usize = 256;
-/// Most properties, and most options of one choice, a schema may have.
-const MAX_ITEMS: usize = 1000;
+/// The longest property name a schema may use, in bytes. A longer one is refused with a
+/// [`SchemaRefused`] naming this limit.
+pub const MAX_NAME: usize = 256;
+/// The most fields (properties) a schema may have. More are refused, before any field is
+/// read, with a [`SchemaRefused`] naming this limit.
+pub const MAX_FIELDS: usize = 1000;
+/// The most options one choice or multi-select may offer. More are refused, before any
+/// option is read, with a [`SchemaRefused`] naming this limit. A multi-select `default`
+/// longer than its list of options is refused on its length alone.
+pub const MAX_OPTIONS: usize = 1000;
 
 /// Reads a `requestedSchema` of any revision (2025-06-18 `enum` + `enumNames`, 2025-11-25
 /// and later `oneOf` / `items.anyOf` and defaults) into a [`Form`].
@@ -86,10 +93,13 @@ pub fn read_schema(schema: &Value) -> Result<Form, SchemaRefused> {
             ));
         }
     };
-    if properties.len() > MAX_ITEMS {
+    if properties.len() > MAX_FIELDS {
         return Err(SchemaRefused::at(
             format!("{root}.properties"),
-            format!("more than {MAX_ITEMS} fields"),
+            format!(
+                "{} fields, more than the {MAX_FIELDS} a client shows",
+                properties.len()
+            ),
         ));
     }
     let required: Vec<&str> = match schema.get("required") {
@@ -123,7 +133,7 @@ pub fn read_schema(schema: &Value) -> Result<Form, SchemaRefused> {
         if name.is_empty() || name.len() > MAX_NAME {
             return Err(SchemaRefused::at(
                 path,
-                "a property name must be 1 to 256 bytes",
+                format!("a property name must be 1 to {MAX_NAME} bytes"),
             ));
         }
         let mut field = read_property(&path, property)?;
@@ -183,6 +193,22 @@ fn text<'a>(
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
         Some(_) => Err(SchemaRefused::at(format!("{path}.{key}"), "must be text")),
+    }
+}
+
+/// `text` of `key`, refused when longer than `max` bytes (the limit named in the error).
+fn capped<'a>(
+    path: &str,
+    key: &str,
+    text: Option<&'a str>,
+    max: usize,
+) -> Result<Option<&'a str>, SchemaRefused> {
+    match text {
+        Some(t) if t.len() > max => Err(SchemaRefused::at(
+            format!("{path}.{key}"),
+            format!("{} bytes, more than the {max} a client shows", t.len()),
+        )),
+        t => Ok(t),
     }
 }
 
@@ -256,8 +282,15 @@ fn read_property(path: &str, property: &Value) -> Result<Field, SchemaRefused> {
             format!("`{key}` is not allowed on a {kind} field"),
         ));
     }
-    let title = text(path, p, "title")?.map(|t| Cow::Owned(t.to_owned()));
-    let description = text(path, p, "description")?.map(|t| Cow::Owned(t.to_owned()));
+    let title = capped(path, "title", text(path, p, "title")?, MAX_TITLE)?
+        .map(|t| Cow::Owned(t.to_owned()));
+    let description = capped(
+        path,
+        "description",
+        text(path, p, "description")?,
+        MAX_MESSAGE,
+    )?
+    .map(|t| Cow::Owned(t.to_owned()));
     let kind = match kind {
         "string" if p.contains_key("enum") || p.contains_key("oneOf") => {
             let options = read_options(path, p, "enum", "oneOf")?;
@@ -291,7 +324,8 @@ fn read_property(path: &str, property: &Value) -> Result<Field, SchemaRefused> {
                 format,
                 min_length: count(path, p, "minLength")?,
                 max_length: count(path, p, "maxLength")?,
-                default: text(path, p, "default")?.map(|d| Cow::Owned(d.to_owned())),
+                default: capped(path, "default", text(path, p, "default")?, MAX_MESSAGE)?
+                    .map(|d| Cow::Owned(d.to_owned())),
             }
         }
         "integer" => FieldKind::Integer {
@@ -357,11 +391,23 @@ fn read_property(path: &str, property: &Value) -> Result<Field, SchemaRefused> {
             let options = read_options(&item_path, items, "enum", "anyOf")?;
             let default = match p.get("default") {
                 None => None,
+                // Options never repeat: a longer default is refused before any
+                // comparison, so its size costs nothing.
+                Some(Value::Array(values)) if values.len() > options.len() => {
+                    return Err(SchemaRefused::at(
+                        format!("{path}.default"),
+                        format!(
+                            "{} items for {} options: a default cannot repeat an option",
+                            values.len(),
+                            options.len()
+                        ),
+                    ));
+                }
                 Some(Value::Array(values)) => {
+                    let known: HashSet<&str> = options.iter().map(|c| &*c.value).collect();
                     let mut out = Vec::with_capacity(values.len());
                     for v in values {
-                        let Some(v) = v.as_str().filter(|v| options.iter().any(|c| c.value == *v))
-                        else {
+                        let Some(v) = v.as_str().filter(|v| known.contains(v)) else {
                             return Err(SchemaRefused::at(
                                 format!("{path}.default"),
                                 format!("{v} is not one of the options"),
@@ -403,6 +449,14 @@ fn read_options(
     plain: &str,
     titled: &str,
 ) -> Result<Vec<Choice>, SchemaRefused> {
+    let too_many = |n: usize| {
+        (n > MAX_OPTIONS).then(|| {
+            SchemaRefused::at(
+                path,
+                format!("{n} options, more than the {MAX_OPTIONS} a client shows"),
+            )
+        })
+    };
     let options: Vec<Choice> = match (p.get(plain), p.get(titled)) {
         (Some(_), Some(_)) => {
             return Err(SchemaRefused::at(
@@ -411,6 +465,9 @@ fn read_options(
             ));
         }
         (Some(Value::Array(values)), None) => {
+            if let Some(e) = too_many(values.len()) {
+                return Err(e);
+            }
             let names = match p.get("enumNames") {
                 None => None,
                 Some(Value::Array(names)) if names.len() == values.len() => Some(names),
@@ -444,11 +501,14 @@ fn read_options(
                             ));
                         }
                     };
-                    Ok(Choice::owned(value, title))
+                    option(path, value, title)
                 })
                 .collect::<Result<_, _>>()?
         }
         (None, Some(Value::Array(entries))) => {
+            if let Some(e) = too_many(entries.len()) {
+                return Err(e);
+            }
             if p.contains_key("enumNames") {
                 return Err(SchemaRefused::at(
                     format!("{path}.enumNames"),
@@ -486,7 +546,7 @@ fn read_options(
                             ));
                         }
                     };
-                    Ok(Choice::owned(value, title))
+                    option(path, value, title)
                 })
                 .collect::<Result<_, _>>()?
         }
@@ -500,13 +560,14 @@ fn read_options(
             ));
         }
     };
-    if options.len() > MAX_ITEMS {
-        return Err(SchemaRefused::at(
-            path,
-            format!("more than {MAX_ITEMS} options"),
-        ));
-    }
     Ok(options)
+}
+
+/// One option, its value and title no longer than [`MAX_TITLE`].
+fn option(path: &str, value: &str, title: Option<String>) -> Result<Choice, SchemaRefused> {
+    capped(path, "option", Some(value), MAX_TITLE)?;
+    capped(path, "option title", title.as_deref(), MAX_TITLE)?;
+    Ok(Choice::owned(value, title))
 }
 
 fn option_default(
@@ -521,5 +582,122 @@ fn option_default(
             format!("{path}.default"),
             format!("{d:?} is not one of the options"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn multi(options: usize, default: Value) -> Value {
+        let options: Vec<String> = (0..options).map(|i| format!("o{i}")).collect();
+        json!({"type": "object", "properties": {"pick": {
+            "type": "array", "items": {"type": "string", "enum": options}, "default": default
+        }}})
+    }
+
+    /// A default longer than the options is refused on its length: the error names the
+    /// count, not an item. Its items are all options (the first one repeated), so a
+    /// check item by item would have passed them one by one; the work actually done is
+    /// counted by `tests/tests/client_bounds.rs`.
+    #[test]
+    fn a_default_bomb_is_refused_before_any_comparison() {
+        let bomb = vec![Value::from("o0"); 1_000_000];
+        let e = read_schema(&multi(1000, Value::Array(bomb))).unwrap_err();
+        assert_eq!(e.path, "properties.pick.default");
+        assert_eq!(
+            e.reason,
+            "1000000 items for 1000 options: a default cannot repeat an option"
+        );
+        // At the options' length, items are compared (and this one is not an option).
+        let e = read_schema(&multi(2, json!(["o0", "x"]))).unwrap_err();
+        assert_eq!(e.reason, "\"x\" is not one of the options");
+        assert!(read_schema(&multi(1000, json!(["o999", "o0"]))).is_ok());
+    }
+
+    #[test]
+    fn too_many_fields_are_refused_naming_the_limit() {
+        let properties: Map<String, Value> = (0..=MAX_FIELDS)
+            .map(|i| (format!("f{i}"), json!({"type": "boolean"})))
+            .collect();
+        let e = read_schema(&json!({"type": "object", "properties": properties})).unwrap_err();
+        assert_eq!(e.path, "requestedSchema.properties");
+        assert_eq!(
+            e.reason,
+            format!(
+                "{} fields, more than the {MAX_FIELDS} a client shows",
+                MAX_FIELDS + 1
+            )
+        );
+        let long = json!({"type": "object", "properties": {"n".repeat(MAX_NAME + 1): {"type": "boolean"}}});
+        assert_eq!(
+            read_schema(&long).unwrap_err().reason,
+            format!("a property name must be 1 to {MAX_NAME} bytes")
+        );
+    }
+
+    #[test]
+    fn too_many_options_are_refused_before_they_are_read() {
+        let options = vec![Value::from(1); MAX_OPTIONS + 1];
+        let schema =
+            json!({"type": "object", "properties": {"s": {"type": "string", "enum": options}}});
+        // Numbers would be refused as options: the count comes first.
+        assert_eq!(
+            read_schema(&schema).unwrap_err().reason,
+            format!("1001 options, more than the {MAX_OPTIONS} a client shows")
+        );
+    }
+
+    #[test]
+    fn long_texts_are_refused_naming_the_limit() {
+        let long_title = "t".repeat(MAX_TITLE + 1);
+        let long_text = "d".repeat(MAX_MESSAGE + 1);
+        let field = |property: Value| json!({"type": "object", "properties": {"f": property}});
+        let cases = [
+            (
+                field(json!({"type": "string", "title": long_title})),
+                "properties.f.title",
+                MAX_TITLE,
+            ),
+            (
+                field(json!({"type": "string", "description": long_text})),
+                "properties.f.description",
+                MAX_MESSAGE,
+            ),
+            (
+                field(json!({"type": "string", "default": long_text})),
+                "properties.f.default",
+                MAX_MESSAGE,
+            ),
+            (
+                field(json!({"type": "string", "enum": [long_title]})),
+                "properties.f.option",
+                MAX_TITLE,
+            ),
+            (
+                field(json!({"type": "string", "oneOf": [{"const": "a", "title": long_title}]})),
+                "properties.f.option title",
+                MAX_TITLE,
+            ),
+            (
+                field(json!({"type": "array", "items": {"anyOf": [{"const": long_title}]}})),
+                "properties.f.items.option",
+                MAX_TITLE,
+            ),
+        ];
+        for (schema, path, limit) in cases {
+            let e = read_schema(&schema).unwrap_err();
+            assert_eq!(e.path, path);
+            assert!(
+                e.reason
+                    .ends_with(&format!("more than the {limit} a client shows")),
+                "{e}"
+            );
+        }
+        // At the limit, accepted.
+        let at = field(json!({"type": "string", "title": "t".repeat(MAX_TITLE)}));
+        assert!(read_schema(&at).is_ok());
     }
 }

@@ -8,22 +8,32 @@
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
+use elicit_examples::clock;
 use elicit_examples::servers::trip::{Inventory, TripServer};
 use elicit_examples::servers::{ServerArgs, serve};
 
 /// MCP server with the tool `book-trip`: on a sold-out date it asks the user for another.
+///
+/// The demo inventory counts from today: the next two days are sold out, and there are
+/// trips in three and in five days. Speaks MCP on stdin/stdout unless `--http` is given;
+/// try it with `terminal-client -- book-trip`.
 #[derive(Parser)]
 #[command(version)]
 struct Cli {
     #[command(flatten)]
     server: ServerArgs,
+    /// Count the demo inventory from this day (YYYY-MM-DD) instead of today (UTC).
+    #[arg(long, value_name = "DATE", value_parser = clock::parse_date)]
+    today: Option<time::Date>,
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
     let elicitor = cli.server.elicitor().await?;
-    let inventory = Arc::new(Mutex::new(Inventory::demo()));
+    let inventory = Arc::new(Mutex::new(Inventory::demo_from(
+        cli.today.unwrap_or_else(clock::today),
+    )));
     serve::serve(cli.server.listen()?, move || {
         TripServer::new(elicitor.clone(), inventory.clone())
     })

@@ -6,7 +6,14 @@ use elicit_core::{Elicit, Elicitation, Revision};
 use elicit_examples::forms::{Alternatives, PurgeApproval};
 use serde_json::json;
 
+/// Prints the `requestedSchema` of the log-purge approval form for every protocol
+/// revision, then validates a good and a bad sample answer, as a server would.
+#[derive(clap::Parser)]
+#[command(version)]
+struct Cli {}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let Cli {} = clap::Parser::parse();
     for revision in Revision::ALL.iter().copied() {
         let schema = PurgeApproval::requested_schema(revision)?;
         println!("requestedSchema of PurgeApproval for {revision}:");

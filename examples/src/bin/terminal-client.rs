@@ -1,8 +1,10 @@
 //! A terminal MCP client built on the elicit client kit: starts a stdio MCP server,
 //! lists its tools, calls the one you pick (its arguments asked from the tool's input
-//! schema) and renders every elicitation — who asks and why first, a widget per field,
-//! defaults pre-filled, problems inline, a review where any answer can be changed, and
-//! distinct Decline and Cancel (Esc).
+//! schema) and renders every elicitation — who asks and why first, one widget per
+//! field, defaults pre-filled, problems inline, a review for forms of two or more
+//! fields, and distinct Decline (Ctrl-C) and Cancel (Esc). Every string the server
+//! sends is cleaned of control characters before it is shown, and a message from the
+//! server larger than [`MAX_SERVER_MESSAGE`] closes the connection.
 //!
 //! ```sh
 //! cargo run -p elicit-examples --bin terminal-client            # the ticket wizard demo
@@ -14,27 +16,45 @@
 //! Without a server command it runs the real `ticket-booking` server (this binary
 //! started again as a child process, speaking MCP over its stdio).
 
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, ready};
 
 use clap::Parser;
 use elicit_core::client::rmcp::FormClient;
-use elicit_core::client::{Asker, Script};
+use elicit_core::client::{Asker, Script, safe_text};
 use elicit_core::mcp::Elicitor;
+use elicit_examples::clock;
 use elicit_examples::servers::serve;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::terminal::{self, Prompter, Terminal};
 use elicit_examples::ticket::Cinema;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion, Tool};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
 use rmcp::{ServiceError, ServiceExt};
 use serde_json::{Map, Value};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, ReadBuf};
 
+/// The largest message this client reads from a server, in bytes (1 MiB): past it the
+/// connection is closed with an error saying so. Parsed, a message takes about a hundred
+/// times its size in memory, so this keeps the client near 100 MB whatever a server
+/// sends.
+pub const MAX_SERVER_MESSAGE: usize = 1024 * 1024;
+
+/// A terminal MCP client that renders elicitation forms.
+///
+/// Without a server command it runs the demo: the ticket-booking server, started as its
+/// child over stdio, whose shows are in the next days. Pick `book_tickets` and answer
+/// the forms: one prompt per field, Enter to answer, Esc to cancel a form, Ctrl-C to
+/// decline it; a form of two or more fields ends on a review screen (Submit is
+/// preselected, or skip it with --no-review).
+///
+/// Examples:
+///   terminal-client                                    # the ticket demo
+///   terminal-client -- ./target/debug/book-trip        # any stdio MCP server
+///   terminal-client --answers answers.json --tool book_tickets   # unattended
 #[derive(Parser)]
-#[command(
-    version,
-    about = "A terminal MCP client that renders elicitation forms"
-)]
+#[command(version, verbatim_doc_comment)]
 struct Cli {
     /// Answer forms from this script (a JSON list of entries: `fields` and/or `message`,
     /// `action`, `content`) instead of asking; unscripted forms are cancelled.
@@ -49,6 +69,12 @@ struct Cli {
     /// Speak 2026-07-28 (stateless rounds) instead of the handshake's default.
     #[arg(long, value_name = "VERSION")]
     protocol: Option<String>,
+    /// Send a form as soon as its last field is answered, without the review screen.
+    #[arg(long)]
+    no_review: bool,
+    /// The demo's shows count from this day (YYYY-MM-DD) instead of today (UTC).
+    #[arg(long, value_name = "DATE", value_parser = clock::parse_date)]
+    today: Option<time::Date>,
     /// Run the demo server over stdio (used by the demo itself).
     #[arg(long, hide = true)]
     serve_ticket_booking: bool,
@@ -65,7 +91,8 @@ async fn main() {
             Ok(sealer) => Elicitor::new(sealer),
             Err(e) => fail(&e),
         };
-        let cinema = Arc::new(Mutex::new(Cinema::demo()));
+        let today = cli.today.unwrap_or_else(clock::today);
+        let cinema = Arc::new(Mutex::new(Cinema::demo_from(today)));
         if let Err(e) = serve::serve(serve::Listen::Stdio, move || {
             TicketServer::new(elicitor.clone(), cinema.clone())
         })
@@ -77,18 +104,19 @@ async fn main() {
     }
     let result = match &cli.answers {
         Some(path) => match Script::from_file(path) {
-            Ok(script) => run(&cli, script).await,
+            Ok(script) => run(&cli, script, false).await,
             Err(e) => fail(&e.to_string()),
         },
-        None => run(&cli, Terminal::new()).await,
+        None => run(&cli, Terminal::new().with_review(!cli.no_review), true).await,
     };
     if let Err(e) = result {
         fail(&e);
     }
 }
 
+/// Prints `message` (which may quote the server: it is cleaned) and exits with 1.
 fn fail(message: &str) -> ! {
-    eprintln!("terminal-client: {message}");
+    eprintln!("terminal-client: {}", safe_text(message));
     std::process::exit(1)
 }
 
@@ -101,20 +129,124 @@ fn server_command(cli: &Cli) -> Result<tokio::process::Command, String> {
         let me = std::env::current_exe().map_err(|e| format!("cannot find myself: {e}"))?;
         let mut c = tokio::process::Command::new(me);
         c.arg("--serve-ticket-booking");
+        if let Some(today) = cli.today {
+            c.arg("--today").arg(today.to_string());
+        }
         c
     };
-    command.kill_on_drop(true);
+    command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
     Ok(command)
 }
 
+/// Why the connection to the server was closed by this client, when it was.
+type Closed = Arc<Mutex<Option<String>>>;
+
+/// The server's stdout, read at most [`MAX_SERVER_MESSAGE`] bytes per message (one
+/// line): a longer one fails the read, which closes the connection, and is recorded.
+struct Bounded<R> {
+    inner: R,
+    line: usize,
+    closed: Closed,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Bounded<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        ready!(Pin::new(&mut this.inner).poll_read(cx, buf))?;
+        for &byte in &buf.filled()[before..] {
+            if byte == b'\n' {
+                this.line = 0;
+                continue;
+            }
+            this.line += 1;
+            if this.line > MAX_SERVER_MESSAGE {
+                let why = format!(
+                    "the server sent a message larger than {MAX_SERVER_MESSAGE} bytes, \
+                     the most this client reads; the connection is closed"
+                );
+                if let Ok(mut closed) = this.closed.lock() {
+                    closed.get_or_insert_with(|| why.clone());
+                }
+                return Poll::Ready(Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    why,
+                )));
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// Passes the server's stderr on to ours, cleaned like any server text.
+async fn relay_stderr(mut stderr: tokio::process::ChildStderr) {
+    let mut chunk = vec![0; 4096];
+    let mut out = tokio::io::stderr();
+    while let Ok(n) = stderr.read(&mut chunk).await {
+        if n == 0 {
+            break;
+        }
+        let text = String::from_utf8_lossy(&chunk[..n]);
+        if out.write_all(safe_text(&text).as_bytes()).await.is_err() {
+            break;
+        }
+    }
+}
+
+/// The running client, the server process it talks to, and why it was closed.
+struct Connection<A: Asker + 'static> {
+    client: RunningService<RoleClient, FormClient<A>>,
+    closed: Closed,
+    // Killed when the connection is dropped.
+    _server: tokio::process::Child,
+}
+
+impl<A: Asker + 'static> Connection<A> {
+    /// `e`, or the reason this client closed the connection when it did.
+    fn explain(&self, e: impl std::fmt::Display) -> String {
+        match self.closed.lock().ok().and_then(|c| c.clone()) {
+            Some(why) => why,
+            None => e.to_string(),
+        }
+    }
+}
+
+/// Connects to the server; `url_mode` declares URL-mode elicitation (a person is there
+/// to be asked before a page opens).
 async fn connect<A: Asker + 'static>(
     cli: &Cli,
     asker: A,
-) -> Result<RunningService<RoleClient, FormClient<A>>, String> {
-    let transport = TokioChildProcess::new(server_command(cli)?)
+    url_mode: bool,
+) -> Result<Connection<A>, String> {
+    let mut server = server_command(cli)?
+        .spawn()
         .map_err(|e| format!("cannot start the server: {e}"))?;
+    let (Some(stdin), Some(stdout), Some(stderr)) = (
+        server.stdin.take(),
+        server.stdout.take(),
+        server.stderr.take(),
+    ) else {
+        return Err("cannot talk to the server: no pipes".to_owned());
+    };
+    tokio::spawn(relay_stderr(stderr));
+    let closed = Closed::default();
+    let read = Bounded {
+        inner: stdout,
+        line: 0,
+        closed: closed.clone(),
+    };
+    let transport = (read, stdin);
     let client = FormClient::new(asker)
-        .with_client_info("elicit-terminal-client", env!("CARGO_PKG_VERSION"));
+        .with_client_info("elicit-terminal-client", env!("CARGO_PKG_VERSION"))
+        .with_url_mode(url_mode);
     let running = match cli.protocol.as_deref() {
         None => client.serve(transport).await,
         Some("2026-07-28") => {
@@ -133,11 +265,20 @@ async fn connect<A: Asker + 'static>(
             client.with_protocol_version(version).serve(transport).await
         }
     };
-    running.map_err(|e| format!("the server did not start MCP: {e}"))
+    let client = running.map_err(|e| {
+        let why = closed.lock().ok().and_then(|c| c.clone());
+        why.unwrap_or_else(|| format!("the server did not start MCP: {e}"))
+    })?;
+    Ok(Connection {
+        client,
+        closed,
+        _server: server,
+    })
 }
 
-async fn run<A: Asker + 'static>(cli: &Cli, asker: A) -> Result<(), String> {
-    let client = connect(cli, asker).await?;
+async fn run<A: Asker + 'static>(cli: &Cli, asker: A, url_mode: bool) -> Result<(), String> {
+    let connection = connect(cli, asker, url_mode).await?;
+    let client = &connection.client;
     let server = client
         .peer_info()
         .and_then(|p| p.server_info.as_ref().map(|i| i.name.clone()))
@@ -145,7 +286,7 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A) -> Result<(), String> {
     let tools = client
         .list_all_tools()
         .await
-        .map_err(|e| format!("cannot list the tools: {e}"))?;
+        .map_err(|e| format!("cannot list the tools: {}", connection.explain(e)))?;
     if let Some(name) = &cli.tool {
         let tool = tools
             .iter()
@@ -162,9 +303,15 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A) -> Result<(), String> {
                 None => return Ok(()),
             },
         };
-        return call(&client, tool, args).await.map_err(|e| e.to_string());
+        return call(client, tool, args)
+            .await
+            .map_err(|e| connection.explain(e));
     }
-    println!("Connected to {server}: {} tool(s).", tools.len());
+    println!(
+        "Connected to {}: {} tool(s).",
+        safe_text(&server),
+        tools.len()
+    );
     loop {
         let mut menu: Vec<String> = tools
             .iter()
@@ -174,7 +321,7 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A) -> Result<(), String> {
             })
             .collect();
         menu.push("Quit".to_owned());
-        let Some(pick) = prompter(|p| p.choose("Which tool?", &menu, 0)) else {
+        let Ok(pick) = prompter(|p| p.choose("Which tool?", &menu, 0)) else {
             break;
         };
         let Some(tool) = tools.get(pick) else {
@@ -183,11 +330,15 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A) -> Result<(), String> {
         let Some(args) = ask_arguments(tool) else {
             continue;
         };
-        if let Err(e) = call(&client, tool, args).await {
-            eprintln!("✗ {e}");
+        if let Err(e) = call(client, tool, args).await {
+            let why = connection.explain(e);
+            if connection.closed.lock().is_ok_and(|c| c.is_some()) {
+                return Err(why);
+            }
+            eprintln!("✗ {}", safe_text(&why));
         }
     }
-    let _ = client.cancel().await;
+    let _ = connection.client.cancel().await;
     Ok(())
 }
 
@@ -220,7 +371,7 @@ fn ask_arguments(tool: &Tool) -> Option<Map<String, Value>> {
                 if needed { "" } else { ", optional" }
             );
             let value = match kind {
-                "boolean" => Some(Value::Bool(p.confirm(name, &help, Some(false))?)),
+                "boolean" => Some(Value::Bool(p.confirm(name, &help, Some(false)).ok()?)),
                 _ => {
                     let check = |s: &str| {
                         if s.is_empty() {
@@ -247,7 +398,7 @@ fn ask_arguments(tool: &Tool) -> Option<Map<String, Value>> {
                                 .map_err(|e| format!("JSON: {e}")),
                         }
                     };
-                    let s = p.text(name, &help, None, &check)?;
+                    let s = p.text(name, &help, None, &check).ok()?;
                     if s.is_empty() {
                         None
                     } else {
@@ -284,7 +435,7 @@ async fn call<A: Asker + 'static>(
     };
     for block in &result.content {
         if let Some(t) = block.as_text() {
-            println!("{mark} {}", t.text);
+            println!("{mark} {}", safe_text(&t.text));
         }
     }
     Ok(())

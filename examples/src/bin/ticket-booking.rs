@@ -11,27 +11,37 @@
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
+use elicit_examples::clock;
 use elicit_examples::servers::inventory::Inventory;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::servers::{ServerArgs, serve};
 use elicit_examples::ticket::Cinema;
 
-/// MCP server with the tool `book_tickets`, a four-step wizard.
+/// MCP server with the tool `book_tickets`, a four-step wizard: a date, a free seat for
+/// that date, snacks, and a popcorn size only with popcorn.
+///
+/// The demo inventory counts from today: tomorrow's show is sold out, the shows in three
+/// and four days have seats. Speaks MCP on stdin/stdout unless `--http` is given; the
+/// quickest way to try it is `terminal-client`, which starts it for you.
 #[derive(Parser)]
 #[command(version)]
 struct Cli {
     #[command(flatten)]
     server: ServerArgs,
+    /// Count the demo inventory from this day (YYYY-MM-DD) instead of today (UTC).
+    #[arg(long, value_name = "DATE", value_parser = clock::parse_date)]
+    today: Option<time::Date>,
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
     let elicitor = cli.server.elicitor().await?;
+    let cinema = Cinema::demo_from(cli.today.unwrap_or_else(clock::today));
     // With --redis, the seats too live in Redis: replicas never sell one seat twice.
     let inventory = match &cli.server.redis {
-        Some(url) => Inventory::redis(url, &Cinema::demo()).await?,
-        None => Inventory::Local(Arc::new(Mutex::new(Cinema::demo()))),
+        Some(url) => Inventory::redis(url, &cinema).await?,
+        None => Inventory::Local(Arc::new(Mutex::new(cinema))),
     };
     serve::serve(cli.server.listen()?, move || {
         TicketServer::with_inventory(elicitor.clone(), inventory.clone())

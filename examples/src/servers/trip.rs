@@ -25,13 +25,20 @@ pub struct Inventory {
 }
 
 impl Inventory {
-    /// The book's inventory: 2025-02-01 and 2025-02-02 are sold out; 2025-02-03 and
-    /// 2025-02-05 have trips.
-    pub fn demo() -> Inventory {
+    /// The book's inventory counted from `today`: the next two days are sold out; there
+    /// are trips in three and in five days.
+    pub fn demo_from(today: time::Date) -> Inventory {
         Inventory {
-            free: ["2025-02-03", "2025-02-05"].map(String::from).into(),
+            free: [3, 5].map(|days| crate::clock::day(today, days)).into(),
             booked: Vec::new(),
         }
+    }
+
+    /// The book's inventory on fixed dates, counted from
+    /// [`clock::PINNED`](crate::clock::PINNED): 2025-02-01 and 2025-02-02 are sold out;
+    /// 2025-02-03 and 2025-02-05 have trips.
+    pub fn demo() -> Inventory {
+        Inventory::demo_from(crate::clock::PINNED)
     }
 
     /// Whether a trip is free on `date`.
