@@ -18,6 +18,8 @@ use crate::forms::Size;
 #[derive(Clone, Debug, Default)]
 pub struct Cinema {
     shows: BTreeMap<String, Show>,
+    /// Whether a sale of a show's last seat frees all its seats again ([`Cinema::restocking`]).
+    restock: bool,
 }
 
 /// One show's free seats, and the seat step's form offering them (none when sold out).
@@ -25,14 +27,16 @@ pub struct Cinema {
 struct Show {
     seats: Arc<[Choice]>,
     form: Option<PreparedForm>,
+    /// The seats the show was added with: free again when a restocking cinema sells the last one.
+    all: Arc<[Choice]>,
 }
 
 impl Show {
-    fn new(date: &str, seats: Arc<[Choice]>) -> Show {
+    fn new(date: &str, seats: Arc<[Choice]>, all: Arc<[Choice]>) -> Show {
         let form = seat_step(date, Arc::clone(&seats))
             .build(SeatChoice::form())
             .ok();
-        Show { seats, form }
+        Show { seats, form, all }
     }
 }
 
@@ -55,8 +59,17 @@ impl Cinema {
 
     /// Adds a show with its free seats.
     pub fn add_show(&mut self, date: &str, seats: &[&str]) {
-        let seats = seats.iter().map(|s| Choice::owned(*s, None)).collect();
-        self.shows.insert(date.to_owned(), Show::new(date, seats));
+        let seats: Arc<[Choice]> = seats.iter().map(|s| Choice::owned(*s, None)).collect();
+        let show = Show::new(date, Arc::clone(&seats), seats);
+        self.shows.insert(date.to_owned(), show);
+    }
+
+    /// This cinema, where selling a show's last seat frees all the seats it was added
+    /// with again: sales never sell it out, so a load test can book for as long as it
+    /// likes (`ticket-booking --restock`). Shows added without seats stay sold out.
+    pub fn restocking(mut self) -> Cinema {
+        self.restock = true;
+        self
     }
 
     /// The free seats on `date` (`None` when there is no show).
@@ -72,13 +85,19 @@ impl Cinema {
         if !show.seats.iter().any(|s| s.value() == seat) {
             return false;
         }
-        let left = show
+        let left: Arc<[Choice]> = show
             .seats
             .iter()
             .filter(|s| s.value() != seat)
             .cloned()
             .collect();
-        *show = Show::new(date, left);
+        let all = Arc::clone(&show.all);
+        let left = if left.is_empty() && self.restock {
+            Arc::clone(&all)
+        } else {
+            left
+        };
+        *show = Show::new(date, left, all);
         true
     }
 
@@ -198,4 +217,35 @@ fn free_seats(cinema: &Cinema, progress: &TicketOrderProgress) -> Prepared {
 
 fn no_popcorn(_: &Cinema, progress: &TicketOrderProgress) -> bool {
     !progress.snacks.as_ref().is_some_and(|s| s.popcorn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cinema;
+
+    fn free(cinema: &Cinema, date: &str) -> Vec<String> {
+        let seats = cinema.free_seats(date).unwrap_or_default();
+        seats.iter().map(|s| s.value().to_owned()).collect()
+    }
+
+    #[test]
+    fn a_restocking_cinema_frees_a_show_again_when_its_last_seat_is_sold() {
+        let mut plain = Cinema::default();
+        plain.add_show("2030-01-01", &["A1", "A2"]);
+        let mut restocking = plain.clone().restocking();
+        restocking.add_show("2030-01-02", &[]);
+        for cinema in [&mut plain, &mut restocking] {
+            assert!(cinema.take("2030-01-01", "A1"));
+            assert!(!cinema.take("2030-01-01", "A1"), "sold already");
+            assert_eq!(free(cinema, "2030-01-01"), ["A2"]);
+            assert!(cinema.take("2030-01-01", "A2"));
+        }
+        assert_eq!(free(&plain, "2030-01-01"), Vec::<String>::new());
+        assert_eq!(plain.open_dates().count(), 0);
+        assert_eq!(free(&restocking, "2030-01-01"), ["A1", "A2"]);
+        assert!(restocking.take("2030-01-01", "A1"));
+        assert_eq!(free(&restocking, "2030-01-01"), ["A2"]);
+        // A show added without seats stays sold out.
+        assert_eq!(restocking.open_dates().collect::<Vec<_>>(), ["2030-01-01"]);
+    }
 }

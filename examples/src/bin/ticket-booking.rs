@@ -22,15 +22,29 @@ use elicit_examples::ticket::Cinema;
 struct Cli {
     #[command(flatten)]
     server: ServerArgs,
+    /// Free a show's seats again when its last one is sold, so the demo never sells
+    /// out (for load tests such as benches/e2e).
+    #[arg(long)]
+    restock: bool,
+    /// With --http: answer a request whose reply is one message (every 2026-07-28
+    /// round) with a JSON body instead of an SSE stream.
+    #[arg(long)]
+    json_response: bool,
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
     let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
-    let cinema = Arc::new(Mutex::new(Cinema::demo()));
-    serve::serve(cli.server.listen(), move || {
-        TicketServer::new(elicitor.clone(), cinema.clone())
-    })
-    .await
+    let mut cinema = Cinema::demo();
+    if cli.restock {
+        cinema = cinema.restocking();
+    }
+    let cinema = Arc::new(Mutex::new(cinema));
+    let make = move || TicketServer::new(elicitor.clone(), cinema.clone());
+    if cli.json_response {
+        serve::serve_json_responses(cli.server.listen(), make).await
+    } else {
+        serve::serve(cli.server.listen(), make).await
+    }
 }
