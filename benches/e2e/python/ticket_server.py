@@ -24,16 +24,15 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 
 class Cinema:
-    """Which seats are free on which date; with restock, a sold-out show is refilled."""
+    """Which seats are free on which date; with restock, a sold seat is put back at once."""
 
     def __init__(self, restock: bool) -> None:
         self.restock = restock
-        self.all: dict[str, tuple[str, ...]] = {
+        self.free: dict[str, tuple[str, ...]] = {
             "2025-02-01": (),
             "2025-02-03": ("A1", "A2", "B4"),
             "2025-02-04": ("C1",),
         }
-        self.free = dict(self.all)
 
     def open_dates(self) -> list[str]:
         return [date for date, seats in self.free.items() if seats]
@@ -42,10 +41,8 @@ class Cinema:
         seats = self.free.get(date, ())
         if seat not in seats:
             return False
-        left = tuple(s for s in seats if s != seat)
-        if not left and self.restock:
-            left = self.all[date]
-        self.free[date] = left
+        if not self.restock:
+            self.free[date] = tuple(s for s in seats if s != seat)
         return True
 
 

@@ -65,6 +65,13 @@ struct Cli {
     /// Skip the memory runs.
     #[arg(long)]
     no_memory: bool,
+    /// Run only the throughput rows whose label contains this text (repeatable), e.g.
+    /// "elicit wizard".
+    #[arg(long, value_name = "TEXT")]
+    only: Vec<String>,
+    /// Skip the throughput rows (run the memory runs only).
+    #[arg(long)]
+    no_throughput: bool,
     /// Skip the runs of elicit with JSON instead of SSE replies.
     #[arg(long)]
     no_json: bool,
@@ -185,6 +192,12 @@ async fn bench(cli: &Cli, pinned: bool) -> Result<String, String> {
         runs.push(("Python SDK bare call, JSON".into(), py, Flow::Bare));
     }
 
+    if cli.no_throughput {
+        runs.clear();
+    }
+    if !cli.only.is_empty() {
+        runs.retain(|(label, ..)| cli.only.iter().any(|o| label.contains(o.as_str())));
+    }
     let mut rows = Vec::new();
     for (label, launch, flow) in runs {
         eprintln!(

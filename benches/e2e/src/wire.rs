@@ -318,6 +318,10 @@ pub fn fill(schema: &Value, date: &str) -> Value {
 }
 
 fn fill_field(field: &Value, date: &str) -> Option<Value> {
+    // A choice of one, as the Python SDK renders it.
+    if let Some(only) = field.get("const") {
+        return Some(only.clone());
+    }
     if let Some(first) = field
         .get("enum")
         .and_then(Value::as_array)
@@ -388,10 +392,11 @@ mod tests {
             "size": {"type": "string", "oneOf": [{"const": "small", "title": "S"}]},
             "popcorn": {"type": "boolean", "default": false},
             "n": {"type": "integer", "minimum": 2},
+            "one": {"type": "string", "const": "B4"},
         }});
         assert_eq!(
             fill(&schema, "2025-02-03"),
-            json!({"date": "2025-02-03", "seat": "A1", "size": "small", "popcorn": true, "n": 2})
+            json!({"date": "2025-02-03", "seat": "A1", "size": "small", "popcorn": true, "n": 2, "one": "B4"})
         );
     }
 

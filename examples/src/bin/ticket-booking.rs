@@ -22,8 +22,8 @@ use elicit_examples::ticket::Cinema;
 struct Cli {
     #[command(flatten)]
     server: ServerArgs,
-    /// Free a show's seats again when its last one is sold, so the demo never sells
-    /// out (for load tests such as benches/e2e).
+    /// Put a sold seat back at once, so the demo never sells out and offers the same
+    /// seats every time (for load tests such as benches/e2e).
     #[arg(long)]
     restock: bool,
     /// With --http: answer a request whose reply is one message (every 2026-07-28
