@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use crate::server::{Server, own_cpu_time};
+use crate::server::{Server, core_busy, own_cpu_time};
 use crate::wire::{self, Conn, Fail};
 
 /// What each client does.
@@ -38,6 +38,8 @@ pub struct Load {
     pub measure: Duration,
     /// The date a client gives when the date form offers no options.
     pub date: String,
+    /// The core the server is pinned to, whose other load is reported.
+    pub server_core: Option<usize>,
 }
 
 /// A booking that has not ended after this many rounds is a failure.
@@ -55,6 +57,9 @@ pub struct Outcome {
     pub server_cpu: Duration,
     /// This program's CPU time over the window.
     pub client_cpu: Duration,
+    /// Over the window, time the server's core was busy with anything but the server
+    /// (other processes, and interrupts not charged to the server).
+    pub core_other: Option<Duration>,
     pub peak_rss: Option<u64>,
     /// Bookings completed (results ending the wizard), and those that lost their seat
     /// to another client between the seat step and the result.
@@ -174,9 +179,11 @@ pub async fn run(server: &Server, flow: Flow, load: &Load) -> Outcome {
     tokio::time::sleep_until(window.start.into()).await;
     let cpu0 = server.cpu_time();
     let own0 = own_cpu_time();
+    let core0 = load.server_core.and_then(core_busy);
     tokio::time::sleep_until(window.end.into()).await;
     let cpu1 = server.cpu_time();
     let own1 = own_cpu_time();
+    let core1 = load.server_core.and_then(core_busy);
     let mut outcome = Outcome {
         seconds: load.measure.as_secs_f64(),
         ..Outcome::default()
@@ -195,6 +202,13 @@ pub async fn run(server: &Server, flow: Flow, load: &Load) -> Outcome {
         (Some(a), Some(b)) => b.saturating_sub(a),
         _ => Duration::ZERO,
     };
+    if let (Some(busy0), Some(busy1)) = (core0, core1) {
+        outcome.core_other = Some(
+            busy1
+                .saturating_sub(busy0)
+                .saturating_sub(outcome.server_cpu),
+        );
+    }
     outcome.client_cpu = match (own0, own1) {
         (Some(a), Some(b)) => b.saturating_sub(a),
         _ => Duration::ZERO,

@@ -139,6 +139,7 @@ async fn bench(cli: &Cli, pinned: bool) -> Result<String, String> {
         warmup: Duration::from_secs_f64(cli.warmup),
         measure: Duration::from_secs_f64(cli.measure),
         date: cli.date.clone(),
+        server_core: pinned.then_some(cli.server_cpu),
     };
     let cpu = pinned.then_some(cli.server_cpu);
     let elicit = |extra: &[&str]| {
@@ -310,6 +311,12 @@ fn report(cli: &Cli, pinned: bool, rows: &[Row], memories: &[Memory]) -> String 
             "load generator {:.0}% of its core",
             o.client_load() * 100.0
         ));
+        if let Some(other) = o.core_other {
+            notes.push(format!(
+                "server's core busy with other work {:.0}% of the window",
+                other.as_secs_f64() / o.seconds * 100.0
+            ));
+        }
         if o.error_count() == 0 {
             notes.push("no errors".into());
         } else {

@@ -171,6 +171,24 @@ pub fn cpu_time(pid: u32) -> Option<Duration> {
     Some(ticks(utime + stime))
 }
 
+/// Time core `cpu` spent busy (user, nice, system, irq, softirq, steal), from
+/// `/proc/stat`.
+pub fn core_busy(cpu: usize) -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let name = format!("cpu{cpu}");
+    let line = stat
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(name.as_str()))?;
+    let f: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().unwrap_or(0))
+        .collect();
+    let at = |i: usize| f.get(i).copied().unwrap_or(0);
+    // user nice system idle iowait irq softirq steal
+    Some(ticks(at(0) + at(1) + at(2) + at(5) + at(6) + at(7)))
+}
+
 /// This process's CPU time (user + system).
 pub fn own_cpu_time() -> Option<Duration> {
     cpu_time(std::process::id())
