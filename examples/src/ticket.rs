@@ -96,6 +96,11 @@ impl Cinema {
         true
     }
 
+    /// Every show's date, sold out or not.
+    pub fn dates(&self) -> impl Iterator<Item = &str> {
+        self.shows.keys().map(String::as_str)
+    }
+
     /// The dates with at least one free seat.
     pub fn open_dates(&self) -> impl Iterator<Item = &str> {
         self.shows

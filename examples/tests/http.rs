@@ -1,6 +1,7 @@
 //! The HTTP serving of `elicit_core::mcp::http`: TCP_NODELAY on accepted sockets, the
-//! Origin and Host checks, the header-read timeout, parse errors, the session cap, and the refusal of a non-loopback
-//! bind without `--allow-remote`.
+//! Origin and Host checks, the header-read timeout, parse errors, the session and
+//! connection caps, the refusal of a non-loopback bind without `--allow-remote`, and
+//! bearer tokens (401, and sealed state bound to the token's principal).
 //!
 //! Each test serves the ticket wizard in-process on `127.0.0.1:0` on a runtime of its
 //! own, dropped (with the server) when the test ends. Requests are hand-written
@@ -364,4 +365,150 @@ fn the_session_cap_closes_the_oldest_session_first() {
     let now = live();
     assert_eq!(now.len(), 2, "{now:?}");
     assert!(now.contains(&third) && now.contains(&fourth), "{now:?}");
+}
+
+#[test]
+fn connections_past_the_cap_wait_until_one_closes() {
+    let server = Server::start(HttpOptions::default().max_connections(1));
+    // The one slot: a connection that has sent nothing yet.
+    let first = server.connect();
+    // Sent in full, but not accepted while the first connection holds the slot.
+    let mut second = server.connect();
+    second
+        .write_all(initialize_request(&[("Host", "127.0.0.1")], true).as_bytes())
+        .expect("send the request");
+    second
+        .set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    match second.read(&mut [0u8; 1]) {
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) => {}
+        other => panic!("the second connection was served past the cap: {other:?}"),
+    }
+    drop(first);
+    second.set_read_timeout(Some(REQUEST_LIMIT)).unwrap();
+    let head = read_head(&mut second);
+    assert_eq!(status_of(&head), 200, "{head}");
+}
+
+/// Two bearer tokens, for alice and bob.
+fn with_tokens() -> HttpOptions {
+    HttpOptions::default()
+        .bearer_token("alice-token-0123456789abcdef", "alice")
+        .bearer_token("bob-token-0123456789abcdefgh", "bob")
+}
+
+#[test]
+fn a_missing_or_unknown_bearer_token_is_401() {
+    let server = Server::start(with_tokens());
+    for authorization in [
+        None,
+        Some("Bearer wrong-token-0123456789abcdef"),
+        Some("Bearer alice-token-0123456789abcde"),
+        Some("Basic YWxpY2U6c2VjcmV0"),
+        Some("Bearer"),
+    ] {
+        let mut headers = vec![("Host", "127.0.0.1")];
+        headers.extend(authorization.map(|a| ("Authorization", a)));
+        let mut stream = server.connect();
+        stream
+            .write_all(initialize_request(&headers, true).as_bytes())
+            .expect("send the request");
+        let mut response = String::new();
+        stream.read_to_string(&mut response).expect("the response");
+        assert_eq!(status_of(&response), 401, "{authorization:?}: {response}");
+        assert!(
+            response
+                .to_ascii_lowercase()
+                .contains("www-authenticate: bearer"),
+            "{response}"
+        );
+    }
+    for token in [
+        "alice-token-0123456789abcdef",
+        "bob-token-0123456789abcdefgh",
+    ] {
+        let authorization = format!("bearer {token}");
+        let status = server.initialize(&[
+            ("Host", "127.0.0.1"),
+            ("Authorization", authorization.as_str()),
+        ]);
+        assert_eq!(status, 200, "{token}");
+    }
+}
+
+/// A stateless (2026-07-28) `tools/call book_tickets` with `authorization`, and the
+/// state and answers of a retry; the JSON-RPC response.
+fn call_book_tickets(
+    server: &Server,
+    authorization: &str,
+    retry: Option<&str>,
+) -> serde_json::Value {
+    let mut params = serde_json::json!({
+        "name": "book_tickets",
+        "arguments": {},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "http-test", "version": "1.0.0"},
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        },
+    });
+    if let Some(state) = retry {
+        params["requestState"] = state.into();
+        params["inputResponses"] = serde_json::json!({});
+    }
+    let body =
+        serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params})
+            .to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {authorization}\r\n\
+         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: book_tickets\r\n\
+         Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = server.connect();
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("the response");
+    assert_eq!(status_of(&response), 200, "{response}");
+    // The JSON-RPC message: the whole body, or the `data:` line of an SSE event.
+    let body = response.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+    body.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .chain(std::iter::once(body))
+        .find_map(|data| {
+            let message: serde_json::Value = serde_json::from_str(data.trim()).ok()?;
+            (message["id"] == 7).then_some(message)
+        })
+        .unwrap_or_else(|| panic!("no JSON-RPC response in {response}"))
+}
+
+#[test]
+fn sealed_state_is_bound_to_the_bearer_tokens_principal() {
+    let server = Server::start(with_tokens());
+    let first = call_book_tickets(&server, "alice-token-0123456789abcdef", None);
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let state = first["result"]["requestState"]
+        .as_str()
+        .expect("a requestState")
+        .to_owned();
+    // Bob cannot continue alice's call with her state.
+    let stolen = call_book_tickets(&server, "bob-token-0123456789abcdefgh", Some(&state));
+    assert_eq!(stolen["error"]["code"], -32602, "{stolen}");
+    let message = stolen["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("requestState of this retry was refused"),
+        "{message}"
+    );
+    // Alice can: her retry without an answer is asked the same question again.
+    let again = call_book_tickets(&server, "alice-token-0123456789abcdef", Some(&state));
+    assert_eq!(again["result"]["resultType"], "input_required", "{again}");
+    assert_eq!(
+        again["result"]["inputRequests"], first["result"]["inputRequests"],
+        "{again}"
+    );
 }

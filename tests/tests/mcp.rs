@@ -605,15 +605,6 @@ async fn mrtr_state_is_sealed_and_bound() {
     );
     assert!(!state.contains("2025"), "the state is encrypted");
 
-    // The genuine retry moves on to the seat.
-    let answer = accept(json!({"date": "2025-02-03"}));
-    let next = retry(&running, &key, &state, answer.clone()).await.unwrap();
-    let CallToolResponse::InputRequired(next) = next else {
-        panic!("asks the seat")
-    };
-    let seat_state = next.request_state.unwrap();
-    assert!(!seat_state.contains("2025-02-03"));
-
     // A missing answer asks the same question again; extra keys are ignored.
     let mut params = call("book_tickets", json!({}));
     params.request_state = Some(state.clone());
@@ -623,6 +614,27 @@ async fn mrtr_state_is_sealed_and_bound() {
         panic!("asks again")
     };
     assert!(again.input_requests.unwrap().contains_key(&key));
+    let state = again.request_state.unwrap();
+
+    // The genuine retry moves on to the seat.
+    let answer = accept(json!({"date": "2025-02-03"}));
+    let next = retry(&running, &key, &state, answer.clone()).await.unwrap();
+    let CallToolResponse::InputRequired(next) = next else {
+        panic!("asks the seat")
+    };
+    let seat_state = next.request_state.unwrap();
+    assert!(!seat_state.contains("2025-02-03"));
+
+    // The same retry again: each state is good for one retry.
+    let error = retry(&running, &key, &state, answer.clone())
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("the requestState of this retry was refused: it was used before"),
+        "{error}"
+    );
 
     // Tampered: one character changed.
     let mut bytes = state.clone().into_bytes();
@@ -914,13 +926,27 @@ async fn mrtr_named_keys() {
             .unwrap()
             .contains("Your name?")
     );
-    // Answered in the first call, with extra keys: complete at once.
+    // Answered in the first call, before any question was asked: ignored, and the
+    // question is asked (a client cannot answer what no user was shown).
     let mut params = call("greet", json!({}));
     params.input_responses = Some(BTreeMap::from([
         ("user_name".into(), accept(json!({"name": "Alice"}))),
         ("unknown_extra_key".into(), accept(json!({"foo": "bar"}))),
     ]));
-    let done = running.call_tool_once(params).await.unwrap();
+    let asked = running.call_tool_once(params.clone()).await.unwrap();
+    let CallToolResponse::InputRequired(asked) = asked else {
+        panic!("the question is asked: {asked:?}")
+    };
+    assert!(asked.input_requests.unwrap().contains_key("user_name"));
+
+    // A server that opts in (a test harness) reads them, and ignores the extra keys.
+    let harness = connect(
+        Greeter(elicitor().with_first_round_answers(true)),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let done = harness.call_tool_once(params).await.unwrap();
     let CallToolResponse::Complete(done) = done else {
         panic!("complete")
     };
@@ -1227,4 +1253,337 @@ async fn a_client_that_never_answers_gets_a_timeout_error() {
         "{error}"
     );
     assert!(inventory.lock().unwrap().booked().is_empty());
+}
+
+// ---- single use, pinned questions, only asked answers (2026-07-28) -----------------
+
+/// One MRTR round of `tool` with `args`: the response, or the error's text.
+async fn round_with(
+    running: &RunningService<RoleClient, Scripted>,
+    tool: &str,
+    args: Value,
+    state: Option<&str>,
+    responses: Vec<(&str, Value)>,
+) -> Result<CallToolResponse, String> {
+    let mut params = call(tool, args);
+    params.request_state = state.map(str::to_owned);
+    if !responses.is_empty() {
+        params.input_responses = Some(
+            responses
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect(),
+        );
+    }
+    tokio::time::timeout(LIMIT, running.call_tool_once(params))
+        .await
+        .expect("bounded")
+        .map_err(|e| e.to_string())
+}
+
+fn complete_text(response: &CallToolResponse) -> String {
+    match response {
+        CallToolResponse::Complete(done) => text(done),
+        other => panic!("expected a complete result, got {other:?}"),
+    }
+}
+
+/// Writes a `.log` file `days` old into `dir`.
+fn old_log(dir: &std::path::Path, name: &str, days: u32) {
+    let path = dir.join(name);
+    std::fs::write(&path, "late line\n").unwrap();
+    let when = std::time::SystemTime::now() - Duration::from_secs(u64::from(days) * 86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+}
+
+const APPROVE: fn(u16) -> Value = |retention| json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com", "retention_days": retention}});
+
+#[tokio::test]
+async fn a_replayed_final_purge_round_is_refused_and_deletes_nothing_more() {
+    let logs = Logs::new("replay");
+    let server = PurgeServer::new(elicitor(), logs.0.clone());
+    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
+    let args = json!({"repo": "demo-repo", "days": 90, "dry_run": false});
+    let first = round_with(&running, "purge_old_logs", args.clone(), None, vec![])
+        .await
+        .unwrap();
+    let (requests, state) = asked(&first);
+    let key = requests[0].0.clone();
+    let message = requests[0].1["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("3 objects")
+            && message.contains("app-100d.log, app-200d.log, app-400d.log"),
+        "{message}"
+    );
+    let done = round_with(
+        &running,
+        "purge_old_logs",
+        args.clone(),
+        Some(&state),
+        vec![(&key, APPROVE(90))],
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        complete_text(&done),
+        "[DELETED] demo-repo/logs (older than 90d), 3 objects, approved by ops@example.com, retention=90d"
+    );
+    assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len() - 3);
+
+    // A new old log, then the very same final request again.
+    old_log(&logs.0.join("demo-repo"), "late-300d.log", 300);
+    let replay = round_with(
+        &running,
+        "purge_old_logs",
+        args,
+        Some(&state),
+        vec![(&key, APPROVE(90))],
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        replay.contains("the requestState of this retry was refused: it was used before")
+            && replay.contains("call the tool again without it"),
+        "{replay}"
+    );
+    assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len() - 2);
+}
+
+#[tokio::test]
+async fn answers_nobody_asked_for_never_approve() {
+    let logs = Logs::new("unsolicited");
+    let server = PurgeServer::new(elicitor(), logs.0.clone());
+    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
+    let args = json!({"repo": "demo-repo", "days": 30, "dry_run": false});
+    // An approval under the key the question will have, in the first call.
+    let first = round_with(
+        &running,
+        "purge_old_logs",
+        args.clone(),
+        None,
+        vec![("ask0.0", APPROVE(30))],
+    )
+    .await
+    .unwrap();
+    let (requests, state) = asked(&first);
+    assert_eq!(requests[0].0, "ask0.0");
+    assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
+    // With a valid state, an answer under a key this round did not ask is ignored too.
+    let again = round_with(
+        &running,
+        "purge_old_logs",
+        args,
+        Some(&state),
+        vec![("ask0.1", APPROVE(30))],
+    )
+    .await
+    .unwrap();
+    asked(&again);
+    assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
+}
+
+#[tokio::test]
+async fn a_question_that_changed_between_rounds_is_asked_again() {
+    let logs = Logs::new("changed");
+    let server = PurgeServer::new(elicitor(), logs.0.clone());
+    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
+    let args = json!({"repo": "demo-repo", "days": 90, "dry_run": false});
+    let first = round_with(&running, "purge_old_logs", args.clone(), None, vec![])
+        .await
+        .unwrap();
+    let (requests, state) = asked(&first);
+    let key = requests[0].0.clone();
+    // The list changes after the approval was shown: the approval is not for it.
+    old_log(&logs.0.join("demo-repo"), "late-300d.log", 300);
+    let again = round_with(
+        &running,
+        "purge_old_logs",
+        args.clone(),
+        Some(&state),
+        vec![(&key, APPROVE(90))],
+    )
+    .await
+    .unwrap();
+    let (requests, state) = asked(&again);
+    let message = requests[0].1["params"]["message"].as_str().unwrap();
+    assert!(message.contains("4 objects"), "{message}");
+    assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len() + 1);
+    // Approved as now shown: exactly those four go.
+    let key = requests[0].0.clone();
+    let done = round_with(
+        &running,
+        "purge_old_logs",
+        args,
+        Some(&state),
+        vec![(&key, APPROVE(90))],
+    )
+    .await
+    .unwrap();
+    assert!(complete_text(&done).contains("4 objects"));
+    assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len() - 3);
+}
+
+#[tokio::test]
+async fn a_shorter_retention_never_widens_the_purge() {
+    for era in ALL_ERAS {
+        let logs = Logs::new(&format!("retention-{era:?}"));
+        let (result, _) = purge(
+            &logs,
+            era,
+            json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
+            vec![APPROVE(30)],
+        )
+        .await;
+        assert_eq!(
+            result.unwrap(),
+            "[BLOCKED] retention of 30d is shorter than the 90d approved for; nothing deleted",
+            "{era:?}"
+        );
+        assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
+    }
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_repository_symlinked_out_of_the_root_is_refused() {
+    let logs = Logs::new("symlink-root");
+    let outside = Logs::new("symlink-outside");
+    std::os::unix::fs::symlink(outside.0.join("demo-repo"), logs.0.join("escape")).unwrap();
+    // A symlinked log inside a real repository is not deleted either.
+    std::os::unix::fs::symlink(
+        outside.0.join("other-repo/app-400d.log"),
+        logs.0.join("demo-repo/linked-400d.log"),
+    )
+    .unwrap();
+    let (result, _) = purge(
+        &logs,
+        Era::V1125,
+        json!({"repo": "escape", "days": 1, "dry_run": false}),
+        vec![APPROVE(1)],
+    )
+    .await;
+    assert_eq!(result.unwrap(), "no repository \"escape\"");
+    assert_eq!(outside.count("demo-repo"), SAMPLE_AGES.len());
+    let (result, _) = purge(
+        &logs,
+        Era::V1125,
+        json!({"repo": "demo-repo", "days": 300, "dry_run": false}),
+        vec![APPROVE(300)],
+    )
+    .await;
+    assert!(result.unwrap().contains(", 1 objects,"));
+    assert_eq!(outside.count("other-repo"), SAMPLE_AGES.len());
+}
+
+#[tokio::test]
+async fn a_replayed_ticket_round_sells_nothing_twice() {
+    let cinema = Arc::new(Mutex::new(Cinema::demo()));
+    let server = TicketServer::new(elicitor(), cinema.clone());
+    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
+    let answers = [
+        accept(json!({"date": "2025-02-04"})),
+        accept(json!({"seat": "C1"})),
+        accept(json!({"popcorn": false})),
+    ];
+    let mut state = None;
+    let mut last = None;
+    let mut response = round_with(&running, "book_tickets", json!({}), None, vec![])
+        .await
+        .unwrap();
+    for answer in answers {
+        let (requests, next) = asked(&response);
+        let key = requests[0].0.clone();
+        last = Some((key.clone(), next.clone(), answer.clone()));
+        response = round_with(
+            &running,
+            "book_tickets",
+            json!({}),
+            Some(&next),
+            vec![(&key, answer)],
+        )
+        .await
+        .unwrap();
+        state = Some(next);
+    }
+    assert_eq!(
+        complete_text(&response),
+        "Booked seat C1 on 2025-02-04 with no snacks."
+    );
+    let free = |c: &Cinema| c.free_seats("2025-02-04").map(<[_]>::len);
+    let after = free(&cinema.lock().unwrap());
+    let (key, final_state, answer) = last.unwrap();
+    assert_eq!(state.as_deref(), Some(final_state.as_str()));
+    let replay = round_with(
+        &running,
+        "book_tickets",
+        json!({}),
+        Some(&final_state),
+        vec![(&key, answer)],
+    )
+    .await
+    .unwrap_err();
+    assert!(replay.contains("it was used before"), "{replay}");
+    assert_eq!(free(&cinema.lock().unwrap()), after);
+}
+
+#[tokio::test]
+async fn sealed_state_keeps_only_validated_answers_and_a_call_id() {
+    use elicit_core::seal::Binding;
+    let key = Key::generate();
+    let sealer = || Sealer::new(Keyring::new("k1", key.clone()).unwrap());
+    let server =
+        elicit_examples::servers::conformance::ConformanceServer::new(Elicitor::new(sealer()));
+    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
+    let tool = "test_input_required_result_multi_round";
+    let first = round(&running, tool, None, vec![]).await;
+    let (requests, state) = asked(&first);
+    let padded =
+        json!({"action": "accept", "content": {"name": "Alice", "junk": "z".repeat(5000)}});
+    let second = round(&running, tool, Some(&state), vec![(&requests[0].0, padded)]).await;
+    let (_, state2) = asked(&second);
+    let binding = Binding::new("", "tools/call", tool, &json!({}));
+    let (one, two): (Value, Value) = (
+        sealer().open(&binding, &state).unwrap(),
+        sealer().open(&binding, &state2).unwrap(),
+    );
+    let kept = serde_json::to_string(&two).unwrap();
+    assert!(!kept.contains("zzz") && kept.contains("Alice"), "{kept}");
+    assert!(state2.len() < 1000, "{}", state2.len());
+    // One call id for every round; a fresh id for every round.
+    assert_eq!(one["call"], two["call"]);
+    assert_ne!(one["round"], two["round"]);
+}
+
+#[tokio::test]
+async fn a_state_sealed_in_the_future_is_refused() {
+    use elicit_core::seal::Binding;
+    let key = Key::generate();
+    let sealer = || Sealer::new(Keyring::new("k1", key.clone()).unwrap());
+    let running = connect(
+        ticket_server(Elicitor::new(sealer())),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let binding = Binding::new("", "tools/call", "book_tickets", &json!({}));
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let state = json!({"call": "c", "round": "r"});
+    let ahead = sealer().seal_at(&binding, &state, now + 600).unwrap();
+    let error = round_with(&running, "book_tickets", json!({}), Some(&ahead), vec![])
+        .await
+        .unwrap_err();
+    assert!(error.contains("issued in the future"), "{error}");
+    // Within the allowed skew it opens.
+    let close = sealer().seal_at(&binding, &state, now + 5).unwrap();
+    round_with(&running, "book_tickets", json!({}), Some(&close), vec![])
+        .await
+        .unwrap();
 }

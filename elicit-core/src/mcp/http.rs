@@ -16,6 +16,7 @@
 //! | [`allowed_origins`](HttpOptions::allowed_origin) | `http(s)://localhost`, `127.0.0.1`, `[::1]` (any port) | a request with another `Origin` gets `403`; a request without `Origin` passes |
 //! | [`session_idle_timeout`](HttpOptions::session_idle_timeout) | 300 s | a push-era session (2025-06-18, 2025-11-25) unused this long is closed |
 //! | [`max_sessions`](HttpOptions::max_sessions) | 1024 | a new session past the cap closes the oldest live one first |
+//! | [`bearer_token`](HttpOptions::bearer_token) | none: no authentication | with tokens, a request without a listed `Authorization: Bearer` token gets `401`; the token's [`Principal`] is what sealed state is bound to |
 //!
 //! A JSON POST whose body is not a JSON-RPC message is answered `400` with a JSON-RPC
 //! parse error (`-32700`) by [`router`] (see [`json_parse_errors`]).
@@ -40,7 +41,10 @@ use ::rmcp::transport::streamable_http_server::{
 use futures_core::Stream;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use subtle::ConstantTimeEq;
 use tokio::net::{TcpListener, TcpStream};
+
+use super::Principal;
 
 /// The path MCP is served at by [`router`], [`serve`] and [`serve_on`].
 pub const MCP_PATH: &str = "/mcp";
@@ -97,6 +101,7 @@ pub struct HttpOptions {
     session_idle_timeout: Option<Duration>,
     max_sessions: usize,
     on_accept: Option<AcceptHook>,
+    tokens: Arc<Vec<(String, Principal)>>,
 }
 
 impl Default for HttpOptions {
@@ -111,6 +116,7 @@ impl Default for HttpOptions {
             session_idle_timeout: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
             max_sessions: DEFAULT_MAX_SESSIONS,
             on_accept: None,
+            tokens: Arc::new(Vec::new()),
         }
     }
 }
@@ -127,6 +133,15 @@ impl fmt::Debug for HttpOptions {
             .field("session_idle_timeout", &self.session_idle_timeout)
             .field("max_sessions", &self.max_sessions)
             .field("on_accept", &self.on_accept.as_ref().map(|_| "Fn"))
+            // The tokens are secrets: only who they stand for.
+            .field(
+                "bearer_tokens_for",
+                &self
+                    .tokens
+                    .iter()
+                    .map(|(_, p)| p.as_str())
+                    .collect::<Vec<_>>(),
+            )
             .finish()
     }
 }
@@ -199,6 +214,34 @@ impl HttpOptions {
         self
     }
 
+    /// Requires `Authorization: Bearer TOKEN` on every request to [`router`] (and so
+    /// [`serve`]) once any token is given; `token` stands for `principal`, the
+    /// [`Principal`] that [`Elicitor::tool`](super::Elicitor::tool) binds sealed state
+    /// to, so one principal's `requestState` is refused for another. A missing or
+    /// unlisted token gets `401` with `WWW-Authenticate: Bearer`. Tokens are compared
+    /// in constant time; give long random ones (e.g. 32 bytes, base64).
+    ///
+    /// This is a shared-secret check for a few known clients. For OAuth, put a
+    /// resource-server layer of one's own in front of [`service`] and have it insert the
+    /// caller's [`Principal`] into the request's extensions.
+    ///
+    /// ```
+    /// use elicit_core::mcp::http::HttpOptions;
+    ///
+    /// let options = HttpOptions::default()
+    ///     .bearer_token("3q2+7wQx1m0Yl0a7bKc3dA8uXz5b9PqT", "alice")
+    ///     .bearer_token("Zk1v8sYc2nQe4rTw6uIo0pAs3dFg5hJk", "ci-bot");
+    /// # let _ = options;
+    /// ```
+    pub fn bearer_token(
+        mut self,
+        token: impl Into<String>,
+        principal: impl Into<String>,
+    ) -> HttpOptions {
+        Arc::make_mut(&mut self.tokens).push((token.into(), Principal::new(principal)));
+        self
+    }
+
     /// Runs `hook` on every socket [`serve_on`] accepts, after TCP_NODELAY is set: to
     /// set other socket options, log peers or check what was set.
     pub fn on_accept(mut self, hook: impl Fn(&TcpStream) + Send + Sync + 'static) -> HttpOptions {
@@ -248,9 +291,8 @@ impl fmt::Display for RemoteBindRefused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "refusing to serve on {}: it is reachable from other machines and the server has no \
-             authentication; bind a loopback address (127.0.0.1) or allow remote clients \
-             explicitly (--allow-remote)",
+            "refusing to serve on {}: it is reachable from other machines; bind a loopback \
+             address (127.0.0.1) or allow remote clients explicitly (--allow-remote)",
             self.addr
         )
     }
@@ -284,15 +326,17 @@ where
     StreamableHttpService::new(move || Ok(make()), sessions, options.rmcp_config())
 }
 
-/// An axum router serving [`service`] at [`MCP_PATH`], with [`json_parse_errors`].
+/// An axum router serving [`service`] at [`MCP_PATH`], with [`json_parse_errors`] and,
+/// when [`HttpOptions::bearer_token`] gave any, the bearer-token check.
 pub fn router<S, F>(make: F, options: &HttpOptions) -> axum::Router
 where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    axum::Router::new()
-        .nest_service(MCP_PATH, service(make, options))
-        .layer(axum::middleware::from_fn(json_parse_errors))
+    with_layers(
+        axum::Router::new().nest_service(MCP_PATH, service(make, options)),
+        options,
+    )
 }
 
 /// [`router`] with the caller's session manager.
@@ -305,9 +349,74 @@ where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    axum::Router::new()
-        .nest_service(MCP_PATH, service_with_sessions(make, sessions, options))
-        .layer(axum::middleware::from_fn(json_parse_errors))
+    with_layers(
+        axum::Router::new().nest_service(MCP_PATH, service_with_sessions(make, sessions, options)),
+        options,
+    )
+}
+
+/// The layers of [`router`]: parse errors as JSON-RPC, then (outermost, so nothing
+/// else runs for a stranger) the bearer-token check when there are tokens.
+fn with_layers(router: axum::Router, options: &HttpOptions) -> axum::Router {
+    let router = router.layer(axum::middleware::from_fn(json_parse_errors));
+    if options.tokens.is_empty() {
+        return router;
+    }
+    let tokens = options.tokens.clone();
+    router.layer(axum::middleware::from_fn(
+        move |mut request: axum::extract::Request, next: axum::middleware::Next| {
+            let principal = principal_of_token(&tokens, request.headers());
+            async move {
+                match principal {
+                    Some(principal) => {
+                        request.extensions_mut().insert(principal);
+                        next.run(request).await
+                    }
+                    None => unauthorized(),
+                }
+            }
+        },
+    ))
+}
+
+/// The principal whose token is in `Authorization: Bearer …`, if it is listed.
+fn principal_of_token(
+    tokens: &[(String, Principal)],
+    headers: &axum::http::HeaderMap,
+) -> Option<Principal> {
+    let value = headers.get(axum::http::header::AUTHORIZATION)?.as_bytes();
+    let (scheme, token) = value.split_at_checked(7)?;
+    if !scheme.eq_ignore_ascii_case(b"bearer ") {
+        return None;
+    }
+    let token = token.trim_ascii();
+    // Every listed token is compared, each in constant time, so the time taken does not
+    // tell which one came close.
+    let mut found = None;
+    for (listed, principal) in tokens {
+        if bool::from(listed.as_bytes().ct_eq(token)) {
+            found = Some(principal.clone());
+        }
+    }
+    found
+}
+
+/// `401` with `WWW-Authenticate: Bearer` (RFC 6750) and a JSON body saying what is
+/// missing.
+fn unauthorized() -> axum::response::Response {
+    let body = r#"{"error":"invalid_token","error_description":"this server needs an Authorization: Bearer header with a token it knows"}"#;
+    let mut response = axum::response::Response::new(axum::body::Body::from(body));
+    *response.status_mut() = axum::http::StatusCode::UNAUTHORIZED;
+    let headers = response.headers_mut();
+    headers.insert(
+        axum::http::header::WWW_AUTHENTICATE,
+        axum::http::HeaderValue::from_static(r#"Bearer realm="mcp", error="invalid_token""#),
+    );
+    headers.insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    response
 }
 
 /// Middleware (for `axum::middleware::from_fn`) that answers a JSON POST whose body is
@@ -358,9 +467,15 @@ where
     let listener = TcpListener::bind(addr).await?;
     let local = listener.local_addr()?;
     if !local.ip().is_loopback() {
-        eprintln!(
-            "warning: serving on {local}, reachable from other machines, without authentication"
-        );
+        if options.tokens.is_empty() {
+            eprintln!(
+                "warning: serving on {local}, reachable from other machines, without authentication"
+            );
+        } else {
+            eprintln!(
+                "warning: serving on {local}, reachable from other machines (bearer tokens required)"
+            );
+        }
     }
     eprintln!("listening on http://{local}{MCP_PATH}");
     let router = router(make, &options);

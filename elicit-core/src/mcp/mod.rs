@@ -74,6 +74,7 @@ use crate::answer::{
     split_result_owned,
 };
 use crate::form::{Form, Revision, SchemaError};
+use crate::seal::store::{MemoryStore, RedeemStore};
 use crate::seal::{Binding, SealError, Sealer};
 use crate::wizard::{Flow, Outcome, Poll, Request, Wizard, WizardError, WizardState};
 
@@ -96,6 +97,8 @@ pub const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
 #[derive(Clone)]
 pub struct Elicitor {
     sealer: Arc<Sealer>,
+    store: Arc<dyn RedeemStore>,
+    first_round_answers: bool,
     timeout: Option<Duration>,
     attempts: u32,
     strictness: Strictness,
@@ -107,20 +110,43 @@ impl fmt::Debug for Elicitor {
             .field("timeout", &self.timeout)
             .field("attempts", &self.attempts)
             .field("strictness", &self.strictness)
+            .field("store", &self.store)
+            .field("first_round_answers", &self.first_round_answers)
             .finish_non_exhaustive()
     }
 }
 
 impl Elicitor {
-    /// Settings with the given sealer, a ten-minute timeout, three attempts per
-    /// question and strict validation.
+    /// Settings with the given sealer, single use recorded in this process's memory
+    /// ([`MemoryStore`]), a ten-minute timeout, three attempts per question and strict
+    /// validation.
     pub fn new(sealer: Sealer) -> Elicitor {
         Elicitor {
             sealer: Arc::new(sealer),
+            store: Arc::new(MemoryStore::new()),
+            first_round_answers: false,
             timeout: Some(DEFAULT_TIMEOUT),
             attempts: crate::wizard::DEFAULT_ATTEMPTS,
             strictness: Strictness::Strict,
         }
+    }
+
+    /// Where redeemed states are recorded (2026-07-28): each sealed state is good for
+    /// one retry, and a replayed one is refused. The default, a [`MemoryStore`], covers
+    /// one process; replicas behind a load balancer share a store such as
+    /// `seal::redis::RedisStore` (feature `redis`).
+    pub fn with_store(mut self, store: impl RedeemStore + 'static) -> Elicitor {
+        self.store = Arc::new(store);
+        self
+    }
+
+    /// Whether answers sent with a *first* call (no `requestState`, so no question was
+    /// asked) are read (`false` by default: they are ignored and the question is asked).
+    /// Reading them lets a client approve what no user was shown; only a test harness
+    /// that sends answers up front (the MCP conformance suite does) needs it.
+    pub fn with_first_round_answers(mut self, read: bool) -> Elicitor {
+        self.first_round_answers = read;
+        self
     }
 
     /// How long a push-mode question waits for an answer (`None`: forever).
@@ -141,17 +167,18 @@ impl Elicitor {
         self
     }
 
-    /// A session for a `tools/call` by an unauthenticated client.
+    /// A session for a `tools/call`, bound to the request's [`Principal`] (none: an
+    /// unauthenticated client).
     ///
     /// On 2026-07-28 this opens the `requestState` of a retry; a state that was
-    /// tampered with, has expired, was sealed by a foreign key or for another call is
-    /// an `invalid params` error.
+    /// tampered with, has expired, was sealed by a foreign key, for another call or for
+    /// another principal is an `invalid params` error.
     pub fn tool(
         &self,
         ctx: &RequestContext<RoleServer>,
         params: &CallToolRequestParams,
     ) -> Result<Session, McpError> {
-        self.tool_for("", ctx, params)
+        self.tool_for(principal_of(ctx), ctx, params)
     }
 
     /// [`tool`](Self::tool) for an authenticated `principal` (user or client id): the
@@ -176,13 +203,14 @@ impl Elicitor {
         )
     }
 
-    /// A session for a `prompts/get` by an unauthenticated client.
+    /// A session for a `prompts/get`, bound to the request's [`Principal`] (none: an
+    /// unauthenticated client).
     pub fn prompt(
         &self,
         ctx: &RequestContext<RoleServer>,
         params: &GetPromptRequestParams,
     ) -> Result<Session, McpError> {
-        self.prompt_for("", ctx, params)
+        self.prompt_for(principal_of(ctx), ctx, params)
     }
 
     /// [`prompt`](Self::prompt) for an authenticated `principal`.
@@ -217,21 +245,41 @@ impl Elicitor {
         let revision = version.as_ref().and_then(|v| v.as_str().parse().ok());
         let mrtr = match revision {
             Some(r) if Revision::is_stateless(r) => {
-                let saved = match request_state {
-                    Some(token) => self
-                        .sealer
-                        .open::<Saved>(&binding, token)
-                        .map_err(state_error)?,
-                    None => Saved::default(),
+                let (saved, unredeemed) = match request_state {
+                    Some(token) => {
+                        let saved = self
+                            .sealer
+                            .open::<Saved>(&binding, token)
+                            .map_err(state_error)?;
+                        if saved.round.is_empty() || saved.call.is_empty() {
+                            return Err(state_error(SealError::Malformed("no round id")));
+                        }
+                        let round = saved.round.clone();
+                        (saved, Some(round))
+                    }
+                    None => (
+                        Saved {
+                            call: crate::seal::random_id(),
+                            ..Saved::default()
+                        },
+                        None,
+                    ),
                 };
                 Some(Mrtr {
                     sealer: self.sealer.clone(),
+                    store: self.store.clone(),
+                    first_round: request_state.is_none() && self.first_round_answers,
                     binding,
                     saved,
+                    unredeemed,
                     responses: responses.cloned().unwrap_or_default(),
                 })
             }
             _ => None,
+        };
+        let call_id = match &mrtr {
+            Some(m) => m.saved.call.clone(),
+            None => crate::seal::random_id(),
         };
         // Only the id and the token: meta and extensions (HTTP headers) are not needed.
         let mut call = RequestContext::new(ctx.id.clone(), ctx.peer.clone());
@@ -245,9 +293,53 @@ impl Elicitor {
             attempts: self.attempts,
             strictness: self.strictness,
             cursor: 0,
+            call_id,
             mrtr,
         })
     }
+}
+
+/// Who made a request, as the server's authentication established it. Sealed state
+/// is bound to it: one principal's `requestState` is refused for any other.
+///
+/// [`Elicitor::tool`] and [`Elicitor::prompt`] read it from the request's extensions,
+/// where an authentication layer puts it: in the HTTP request's extensions (what the
+/// bearer tokens of `http::HttpOptions::bearer_token`, feature `http`, do; rmcp hands
+/// the HTTP request's parts to the handler), or in rmcp's own request extensions. A request
+/// without one is unauthenticated, bound to the empty name.
+///
+/// An OAuth resource-server layer of one's own, once it has checked a token, marks
+/// the request with `request.extensions_mut().insert(Principal::new(subject))`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Principal(String);
+
+impl Principal {
+    /// The principal named `name` (a user or client id).
+    pub fn new(name: impl Into<String>) -> Principal {
+        Principal(name.into())
+    }
+
+    /// The principal's name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The request's [`Principal`]: in rmcp's extensions, else (served over HTTP) in the
+/// HTTP request's; the empty name when there is none.
+fn principal_of(ctx: &RequestContext<RoleServer>) -> &str {
+    if let Some(principal) = ctx.extensions.get::<Principal>() {
+        return principal.as_str();
+    }
+    #[cfg(feature = "http")]
+    if let Some(principal) = ctx
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Principal>())
+    {
+        return principal.as_str();
+    }
+    ""
 }
 
 fn state_error(e: SealError) -> McpError {
@@ -260,8 +352,15 @@ fn state_error(e: SealError) -> McpError {
 /// The answers of earlier rounds, sealed into `requestState`.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Saved {
-    /// One entry per finished question, in asking order: a form's `ElicitResult`, a
-    /// wizard's final state, or another input request's raw result.
+    /// The call's id, the same in every round ([`Session::call_id`]).
+    #[serde(default)]
+    call: String,
+    /// This state's own id, redeemed once.
+    #[serde(default)]
+    round: String,
+    /// One entry per finished question, in asking order: a form's `ElicitResult` as
+    /// validated (only the form's fields), a wizard's final state, or another input
+    /// request's raw result.
     #[serde(default)]
     log: Vec<Value>,
     /// The question being asked.
@@ -285,12 +384,57 @@ struct Pending {
     /// The answers a batch ([`Session::inputs`]) already has, by key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     answered: BTreeMap<String, Value>,
+    /// The questions this round asked: their keys, and the digest of each question
+    /// as sent (method, message, schema). An answer is read only for one of them, and
+    /// only while the question is still the same.
+    #[serde(default)]
+    asked: BTreeMap<String, String>,
+}
+
+impl Pending {
+    fn new(index: usize) -> Pending {
+        Pending {
+            index,
+            failed: 0,
+            problem: None,
+            wizard: None,
+            answered: BTreeMap::new(),
+            asked: BTreeMap::new(),
+        }
+    }
+}
+
+/// One question of a round: its key, method and params as sent, and the digest of the
+/// question it stands for.
+struct Asked {
+    key: String,
+    method: String,
+    params: Value,
+    digest: String,
+}
+
+/// The digest of a question (its method and params): 128 bits of SHA-256 over the
+/// canonical JSON, base64url.
+fn question_digest(method: &str, params: &Value) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    let mut bytes = Vec::with_capacity(256);
+    bytes.extend_from_slice(method.as_bytes());
+    bytes.push(0);
+    crate::seal::canonical_json(params, &mut bytes);
+    let hash = sha2::Sha256::digest(&bytes);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&hash[..16])
 }
 
 struct Mrtr {
     sealer: Arc<Sealer>,
+    store: Arc<dyn RedeemStore>,
+    /// Answers of a first call are read ([`Elicitor::with_first_round_answers`]).
+    first_round: bool,
     binding: Binding,
     saved: Saved,
+    /// The id of the state this retry brought, until it is redeemed.
+    unredeemed: Option<String>,
     responses: BTreeMap<String, Value>,
 }
 
@@ -307,6 +451,7 @@ pub struct Session {
     attempts: u32,
     strictness: Strictness,
     cursor: usize,
+    call_id: String,
     mrtr: Option<Mrtr>,
 }
 
@@ -524,6 +669,14 @@ pub enum InputAnswer {
 }
 
 impl InputAnswer {
+    /// The answer as kept in sealed state (a form's: validated).
+    fn into_result(self) -> Value {
+        match self {
+            InputAnswer::Form { action, content } => result_value(action, content),
+            InputAnswer::Value(value) => value,
+        }
+    }
+
     /// A form's answer as the typed [`Elicitation`] of `T`.
     pub fn typed<T: Elicit>(self) -> Result<Elicitation<T>, Halt> {
         match self {
@@ -563,6 +716,23 @@ fn form_params(revision: Revision, message: &str, problem: Option<&str>, schema:
 /// the asker's type (see `crate::answer`), or validated and kept as a value.
 type Reader<R> = fn(&Form, Option<&Value>, Strictness) -> Result<R, AnswerError>;
 
+/// An `ElicitResult` as kept in sealed state: the action and, on accept, the content.
+fn result_value(action: Action, content: Option<Value>) -> Value {
+    let mut result = Map::new();
+    result.insert("action".into(), action.as_str().into());
+    if let Some(content) = content {
+        result.insert("content".into(), content);
+    }
+    Value::Object(result)
+}
+
+/// A validated answer as kept in sealed state: only the form's fields, never what
+/// else the client sent.
+fn kept_result(answer: Elicitation<Value>) -> Value {
+    let action = answer.action();
+    result_value(action, answer.accepted())
+}
+
 /// The validated content with defaults filled, as a value.
 fn valid_value(
     form: &Form,
@@ -573,6 +743,41 @@ fn valid_value(
 }
 
 impl Session {
+    /// The call's id: random, the same in every round of one call (on 2026-07-28 it
+    /// rides in the sealed state), another for every call. Use it as the idempotency
+    /// key of the side effect the answers lead to.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// Redeems the state this retry brought, before anything is read from it: the
+    /// first redemption wins, a replay (here or on a replica sharing the store) is
+    /// refused.
+    async fn redeem(&mut self) -> Result<(), Halt> {
+        let Some(m) = &mut self.mrtr else {
+            return Ok(());
+        };
+        let Some(round) = m.unredeemed.take() else {
+            return Ok(());
+        };
+        // Remembered for as long as the state could open anywhere.
+        let expires_at = crate::seal::now()
+            .saturating_add(m.sealer.ttl().as_secs())
+            .saturating_add(m.sealer.clock_skew().as_secs());
+        match m.store.redeem(&round, expires_at).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Halt::Error(McpError::invalid_params(
+                "the requestState of this retry was refused: it was used before (each \
+                 state is good for one retry); call the tool again without it",
+                None,
+            ))),
+            Err(e) => Err(Halt::Error(McpError::internal_error(
+                format!("cannot make sure the requestState is used once: {e}"),
+                None,
+            ))),
+        }
+    }
+
     /// The negotiated protocol revision, when it is one with elicitation.
     pub fn revision(&self) -> Option<Revision> {
         self.revision
@@ -708,6 +913,7 @@ impl Session {
         form: &Form,
         read: Reader<R>,
     ) -> Result<Elicitation<R>, Halt> {
+        self.redeem().await?;
         let index = self.next_index();
         if let Some(logged) = self.logged(index) {
             return self.check(form, &logged, read).map_err(replay_error);
@@ -721,16 +927,20 @@ impl Session {
         if self.mrtr.is_none() {
             return self.push_form(form, &params, read).await;
         }
-        // 2026-07-28: the answer, if any, is in this retry's inputResponses.
-        let (mut failed, mut problem) = self.pending_attempt(index);
+        // 2026-07-28: the answer, if this question was asked, is in this retry's
+        // inputResponses.
+        let digest = question_digest("elicitation/create", &params(None));
+        let (mut failed, mut problem) = self.pending_attempt(index, &digest);
         let key_for = |failed: u32| match key {
             Some(k) => k.to_owned(),
             None => format!("ask{index}.{failed}"),
         };
-        if let Some(result) = self.response(&key_for(failed)) {
-            match self.check(form, &result, read) {
-                Ok(answer) => {
-                    self.log(result);
+        if let Some(result) = self.response(index, &key_for(failed), &digest) {
+            match self.check(form, &result, valid_value) {
+                Ok(valid) => {
+                    let kept = kept_result(valid);
+                    let answer = self.check(form, &kept, read).map_err(AskError::Answer)?;
+                    self.log(kept);
                     return Ok(answer);
                 }
                 Err(AnswerError::Invalid(e)) if failed + 1 < self.attempts => {
@@ -740,17 +950,19 @@ impl Session {
                 Err(e) => return Err(AskError::Answer(e).into()),
             }
         }
-        let key = key_for(failed);
         let request = params(problem.as_deref());
         self.suspend(
             Pending {
-                index,
                 failed,
                 problem,
-                wizard: None,
-                answered: BTreeMap::new(),
+                ..Pending::new(index)
             },
-            vec![(key, "elicitation/create".to_owned(), request)],
+            vec![Asked {
+                key: key_for(failed),
+                method: "elicitation/create".to_owned(),
+                params: request,
+                digest,
+            }],
         )
     }
 
@@ -758,6 +970,7 @@ impl Session {
     /// mode, one `input_required` round per step on 2026-07-28 (the wizard's state
     /// rides in the sealed `requestState`).
     pub async fn wizard<W: Wizard>(&mut self, ctx: &W::Context) -> Result<Outcome<W>, Halt> {
+        self.redeem().await?;
         let index = self.next_index();
         if let Some(logged) = self.logged(index) {
             let state: WizardState =
@@ -812,7 +1025,9 @@ impl Session {
                         request.step().index,
                         request.attempt()
                     );
-                    if !answered && let Some(result) = self.response(&key) {
+                    let params = params_value(&request);
+                    let digest = question_digest("elicitation/create", &params);
+                    if !answered && let Some(result) = self.response(index, &key, &digest) {
                         answered = true;
                         let (action, content) = split_result_owned(result)
                             .map_err(|e| Halt::Ask(AskError::Answer(e)))?;
@@ -820,16 +1035,17 @@ impl Session {
                             .map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
                         continue;
                     }
-                    let params = params_value(&request);
                     return self.suspend(
                         Pending {
-                            index,
-                            failed: 0,
-                            problem: None,
                             wizard: Some(flow.into_state()),
-                            answered: BTreeMap::new(),
+                            ..Pending::new(index)
                         },
-                        vec![(key, "elicitation/create".to_owned(), params)],
+                        vec![Asked {
+                            key,
+                            method: "elicitation/create".to_owned(),
+                            params,
+                            digest,
+                        }],
                     );
                 }
             }
@@ -847,6 +1063,7 @@ impl Session {
     /// `elicitationId` (see [`notify_url_complete`](Self::notify_url_complete)); on
     /// 2026-07-28 it has none.
     pub async fn ask_url(&mut self, message: &str, url: &str) -> Result<UrlAnswer, Halt> {
+        self.redeem().await?;
         let index = self.next_index();
         let check = |result: &Value| -> Result<UrlAnswer, AnswerError> {
             let (action, _) = split_result(result)?;
@@ -877,20 +1094,21 @@ impl Session {
             return Ok(answer);
         }
         let key = format!("url{index}");
-        if let Some(result) = self.response(&key) {
+        let params = Value::Object(params);
+        let digest = question_digest("elicitation/create", &params);
+        if let Some(result) = self.response(index, &key, &digest) {
             let answer = check(&result).map_err(AskError::Answer)?;
-            self.log(result);
+            self.log(result_value(answer.action, None));
             return Ok(answer);
         }
         self.suspend(
-            Pending {
-                index,
-                failed: 0,
-                problem: None,
-                wizard: None,
-                answered: BTreeMap::new(),
-            },
-            vec![(key, "elicitation/create".to_owned(), Value::Object(params))],
+            Pending::new(index),
+            vec![Asked {
+                key,
+                method: "elicitation/create".to_owned(),
+                params,
+                digest,
+            }],
         )
     }
 
@@ -938,6 +1156,7 @@ impl Session {
     /// or an elicitation built by hand): the client's raw result. Push mode has no
     /// such thing: there it is [`AskError::Unsupported`].
     pub async fn input(&mut self, method: &str, params: Value) -> Result<Value, Halt> {
+        self.redeem().await?;
         let index = self.next_index();
         if let Some(logged) = self.logged(index) {
             return Ok(logged);
@@ -950,19 +1169,19 @@ impl Session {
             .into());
         }
         let key = format!("input{index}");
-        if let Some(result) = self.response(&key) {
+        let digest = question_digest(method, &params);
+        if let Some(result) = self.response(index, &key, &digest) {
             self.log(result.clone());
             return Ok(result);
         }
         self.suspend(
-            Pending {
-                index,
-                failed: 0,
-                problem: None,
-                wizard: None,
-                answered: BTreeMap::new(),
-            },
-            vec![(key, method.to_owned(), params)],
+            Pending::new(index),
+            vec![Asked {
+                key,
+                method: method.to_owned(),
+                params,
+                digest,
+            }],
         )
     }
 
@@ -1005,6 +1224,7 @@ impl Session {
     /// # }
     /// ```
     pub async fn inputs(&mut self, inputs: Vec<Input<'_>>) -> Result<Vec<InputAnswer>, Halt> {
+        self.redeem().await?;
         let index = self.next_index();
         if let Some(Value::Array(logged)) = self.logged(index) {
             if logged.len() != inputs.len() {
@@ -1060,7 +1280,10 @@ impl Session {
             return Ok(answers);
         }
         // 2026-07-28: answers of earlier rounds, then this retry's.
-        let (mut failed, _) = self.pending_attempt(index);
+        let mut failed = match self.mrtr.as_ref().and_then(|m| m.saved.pending.as_ref()) {
+            Some(p) if p.index == index => p.failed,
+            _ => 0,
+        };
         let mut answered = self.take_pending_answered(index);
         let mut missing = Vec::new();
         let mut invalid = false;
@@ -1070,10 +1293,11 @@ impl Session {
                 continue;
             }
             let mut problem = None;
-            if let Some(result) = self.response(key) {
-                match self.read_input(input, result.clone()) {
-                    Ok(_) => {
-                        answered.insert(key.to_owned(), result);
+            let digest = question_digest(method, &params);
+            if let Some(result) = self.response(index, key, &digest) {
+                match self.read_input(input, result) {
+                    Ok(answer) => {
+                        answered.insert(key.to_owned(), answer.into_result());
                         continue;
                     }
                     Err(AnswerError::Invalid(e)) if failed + 1 < self.attempts => {
@@ -1089,7 +1313,12 @@ impl Session {
                 }
                 _ => params,
             };
-            missing.push((key.to_owned(), method.to_owned(), params));
+            missing.push(Asked {
+                key: key.to_owned(),
+                method: method.to_owned(),
+                params,
+                digest,
+            });
         }
         if missing.is_empty() {
             let mut results = Vec::with_capacity(inputs.len());
@@ -1110,11 +1339,9 @@ impl Session {
         }
         self.suspend(
             Pending {
-                index,
                 failed,
-                problem: None,
-                wizard: None,
                 answered,
+                ..Pending::new(index)
             },
             missing,
         )
@@ -1191,12 +1418,13 @@ impl Session {
     fn input_required(&mut self, halt: Halt) -> Result<InputRequiredResult, McpError> {
         match halt {
             Halt::InputRequired(requests) => {
-                let Some(mrtr) = &self.mrtr else {
+                let Some(mrtr) = &mut self.mrtr else {
                     return Err(McpError::internal_error(
                         "an input request outside a 2026-07-28 call",
                         None,
                     ));
                 };
+                mrtr.saved.round = crate::seal::random_id();
                 let token = mrtr
                     .sealer
                     .seal(&mrtr.binding, &mrtr.saved)
@@ -1225,13 +1453,29 @@ impl Session {
         }
     }
 
-    fn response(&self, key: &str) -> Option<Value> {
-        self.mrtr.as_ref()?.responses.get(key).cloned()
+    /// The answer to the question `key` of the question at `index`, when this round
+    /// asked it (recorded in the state, with the same digest) — or, opted in, in a
+    /// first call. Answers to anything else are ignored.
+    fn response(&self, index: usize, key: &str, digest: &str) -> Option<Value> {
+        let m = self.mrtr.as_ref()?;
+        let asked = match &m.saved.pending {
+            Some(p) if p.index == index => p.asked.get(key).is_some_and(|d| d == digest),
+            _ => m.first_round,
+        };
+        if asked {
+            m.responses.get(key).cloned()
+        } else {
+            None
+        }
     }
 
-    fn pending_attempt(&self, index: usize) -> (u32, Option<String>) {
+    /// The failed answers and last problem of the question at `index`, while it is
+    /// still the question whose digest is `digest` (a changed one starts over).
+    fn pending_attempt(&self, index: usize, digest: &str) -> (u32, Option<String>) {
         match self.mrtr.as_ref().and_then(|m| m.saved.pending.as_ref()) {
-            Some(p) if p.index == index => (p.failed, p.problem.clone()),
+            Some(p) if p.index == index && p.asked.values().any(|d| d == digest) => {
+                (p.failed, p.problem.clone())
+            }
             _ => (0, None),
         }
     }
@@ -1244,13 +1488,16 @@ impl Session {
         }
     }
 
-    fn suspend<T>(
-        &mut self,
-        pending: Pending,
-        requests: Vec<(String, String, Value)>,
-    ) -> Result<T, Halt> {
+    fn suspend<T>(&mut self, mut pending: Pending, requests: Vec<Asked>) -> Result<T, Halt> {
         let mut out = InputRequests::new();
-        for (key, method, params) in requests {
+        for Asked {
+            key,
+            method,
+            params,
+            digest,
+        } in requests
+        {
+            pending.asked.insert(key.clone(), digest);
             let request: InputRequest = serde_json::from_value(serde_json::json!({
                 "method": method,
                 "params": params,

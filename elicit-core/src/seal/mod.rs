@@ -17,7 +17,7 @@
 //! let args = json!({"event": "concert", "seats": 2});
 //! let binding = Binding::new("alice", "tools/call", "book_tickets", &args);
 //! let token = sealer.seal(&binding, &json!({"step": 2}))?;
-//! assert!(token.starts_with("v2.k1."));
+//! assert!(token.starts_with("v3.k1."));
 //! let back: serde_json::Value = sealer.open(&binding, &token)?;
 //! assert_eq!(back["step"], 2);
 //!
@@ -32,23 +32,27 @@
 //!
 //! # Token format
 //!
-//! `v2.<key id>.<base64url without padding of (24-byte nonce || ciphertext || 16-byte tag)>`,
+//! `v3.<key id>.<base64url without padding of (24-byte nonce || ciphertext || 16-byte tag)>`,
 //! the nonce, ciphertext and tag being XChaCha20-Poly1305's (RustCrypto's
 //! `chacha20poly1305`; a test holds the tokens to known-good output). The plaintext is the
-//! expiry (8 bytes, big-endian seconds since the Unix epoch) followed by the payload as
-//! JSON. The associated data is `v2.<key id>.` followed by the [`Binding`]'s four parts,
+//! time of sealing and the expiry (8 bytes each, big-endian seconds since the Unix epoch)
+//! followed by the payload as JSON. The associated data is `v3.<key id>.` followed by the [`Binding`]'s four parts,
 //! each as its length (8 bytes, big-endian) and its bytes: principal, method, name, and
 //! the arguments as canonical JSON (see [`Binding::new`]). So the version, the key id
 //! and the binding are all authenticated without being stored.
 //! (`v1` tokens, from before 0.1's release, bound a SHA-256 digest of the binding
-//! instead; they no longer open.) Tokens longer than [`MAX_TOKEN_LEN`] are
+//! instead, and `v2` tokens had no time of sealing; neither opens any more.) Tokens longer than [`MAX_TOKEN_LEN`] are
 //! refused before any decoding, and never produced.
 //!
 //! A token sealed for another binding fails authentication exactly like a changed
 //! token: the cipher cannot tell the two apart, so both are [`SealError::Tampered`].
-//! Within its lifetime a token can be replayed for the very same binding (the same
-//! principal calling the same tool with the same arguments): that is what a stateless
-//! retry is, so keep the TTL short.
+//! A token sealed in the future (more than the clock skew allowed, [`CLOCK_SKEW`] by
+//! default, ahead of the opener's clock) is refused: a replica whose clock runs fast
+//! cannot hand out states that live longer elsewhere.
+//!
+//! Within its lifetime a token opens as often as it is presented: the cipher alone
+//! cannot make it single use. The rmcp adapter (`elicit_core::mcp`) records each
+//! state it opens in a [`store::RedeemStore`] and refuses the second redemption.
 //!
 //! # Keys and rotation
 //!
@@ -78,6 +82,10 @@
 //! # Ok::<(), elicit_core::seal::KeyError>(())
 //! ```
 
+#[cfg(feature = "redis")]
+pub mod redis;
+pub mod store;
+
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -97,10 +105,16 @@ pub const MAX_TOKEN_LEN: usize = 64 * 1024;
 /// How long a sealed token opens (15 minutes), unless the [`Sealer`] says otherwise.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
 
-const VERSION: &str = "v2";
+/// How far ahead of the opener's clock a token's time of sealing may be (30 seconds),
+/// unless the [`Sealer`] says otherwise: replicas' clocks differ a little, never by
+/// minutes.
+pub const CLOCK_SKEW: Duration = Duration::from_secs(30);
+
+const VERSION: &str = "v3";
 const NONCE_LEN: usize = 24;
 const TAG_LEN: usize = 16;
-const EXPIRY_LEN: usize = 8;
+/// The time of sealing and the expiry, 8 bytes each.
+const TIMES_LEN: usize = 16;
 
 /// A 256-bit key. Its `Debug` never shows the bytes, and `==` takes the same time
 /// whatever the keys.
@@ -475,7 +489,7 @@ impl Binding {
 
 /// Compact JSON with sorted keys. Scalars are written by serde_json (writing a
 /// `Value` to a `Vec` cannot fail: its keys are strings and its numbers finite).
-fn canonical_json(value: &Value, out: &mut Vec<u8>) {
+pub(crate) fn canonical_json(value: &Value, out: &mut Vec<u8>) {
     match value {
         Value::Array(items) => {
             out.push(b'[');
@@ -526,6 +540,12 @@ pub enum SealError {
         /// When it stopped opening (seconds since the Unix epoch).
         expired_at: u64,
     },
+    /// The token was sealed later than the opener's clock allows (by more than the
+    /// clock skew): the sealing replica's clock runs fast.
+    FromTheFuture {
+        /// When it says it was sealed (seconds since the Unix epoch).
+        issued_at: u64,
+    },
     /// The sealed payload is not what the caller expected (or, when sealing, could not
     /// be written as JSON). The serde_json error is the [`source`](std::error::Error::source);
     /// it can quote the payload, so it is not part of the message.
@@ -557,6 +577,11 @@ impl fmt::Display for SealError {
                     "the state expired (at {expired_at} s since the Unix epoch)"
                 )
             }
+            SealError::FromTheFuture { issued_at } => write!(
+                f,
+                "the state was issued in the future (at {issued_at} s since the Unix epoch): \
+                 the clocks of the servers disagree"
+            ),
             SealError::Payload(_) => f.write_str("the state's content is not what was expected"),
             SealError::TooLarge { len } => write!(
                 f,
@@ -581,6 +606,7 @@ impl std::error::Error for SealError {
 pub struct Sealer {
     keyring: Keyring,
     ttl: Duration,
+    skew: Duration,
 }
 
 impl Sealer {
@@ -589,6 +615,7 @@ impl Sealer {
         Sealer {
             keyring,
             ttl: DEFAULT_TTL,
+            skew: CLOCK_SKEW,
         }
     }
 
@@ -597,6 +624,23 @@ impl Sealer {
     pub fn with_ttl(mut self, ttl: Duration) -> Sealer {
         self.ttl = ttl;
         self
+    }
+
+    /// How far ahead of this sealer's clock another replica's time of sealing may be
+    /// ([`CLOCK_SKEW`] by default; whole seconds).
+    pub fn with_clock_skew(mut self, skew: Duration) -> Sealer {
+        self.skew = skew;
+        self
+    }
+
+    /// How long a token opens after sealing.
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// The clock skew allowed (see [`with_clock_skew`](Self::with_clock_skew)).
+    pub fn clock_skew(&self) -> Duration {
+        self.skew
     }
 
     /// Seals `payload` (as JSON) for `binding` with the current key, expiring after
@@ -634,9 +678,10 @@ impl Sealer {
         fill_nonce: impl FnOnce(&mut [u8]) -> Result<(), getrandom::Error>,
     ) -> Result<String, SealError> {
         let expires = now.saturating_add(self.ttl.as_secs());
-        // One buffer, `nonce | expiry | JSON | tag`, encrypted in place.
-        let mut body = Vec::with_capacity(NONCE_LEN + EXPIRY_LEN + 512 + TAG_LEN);
+        // One buffer, `nonce | issued | expiry | JSON | tag`, encrypted in place.
+        let mut body = Vec::with_capacity(NONCE_LEN + TIMES_LEN + 512 + TAG_LEN);
         body.extend_from_slice(&[0; NONCE_LEN]);
+        body.extend_from_slice(&now.to_be_bytes());
         body.extend_from_slice(&expires.to_be_bytes());
         serde_json::to_writer(&mut body, payload).map_err(SealError::Payload)?;
         let (id, key) = self.keyring.current();
@@ -717,7 +762,7 @@ impl Sealer {
             .decode(body)
             .map_err(|_| SealError::Malformed("bad base64"))?;
         let end = body.len().saturating_sub(TAG_LEN);
-        if end < NONCE_LEN + EXPIRY_LEN {
+        if end < NONCE_LEN + TIMES_LEN {
             return Err(SealError::Malformed("too short"));
         }
         let (nonce, rest) = body.split_at_mut(NONCE_LEN);
@@ -728,17 +773,23 @@ impl Sealer {
         key.cipher()
             .decrypt_inout_detached(&nonce, &aad, (&mut *sealed).into(), &tag)
             .map_err(|_| SealError::Tampered)?;
-        // Authenticated, so ours: at least the expiry. Checked all the same.
-        let Some((expires, _)) = sealed.split_first_chunk::<EXPIRY_LEN>() else {
+        // Authenticated, so ours: at least the two times. Checked all the same.
+        let Some((issued, rest)) = sealed.split_first_chunk::<8>() else {
             return Err(SealError::Tampered);
         };
-        let expires = u64::from_be_bytes(*expires);
+        let Some((expires, _)) = rest.split_first_chunk::<8>() else {
+            return Err(SealError::Tampered);
+        };
+        let (issued, expires) = (u64::from_be_bytes(*issued), u64::from_be_bytes(*expires));
+        if issued > now.saturating_add(self.skew.as_secs()) {
+            return Err(SealError::FromTheFuture { issued_at: issued });
+        }
         if now >= expires {
             return Err(SealError::Expired {
                 expired_at: expires,
             });
         }
-        Ok((body, NONCE_LEN + EXPIRY_LEN..end))
+        Ok((body, NONCE_LEN + TIMES_LEN..end))
     }
 }
 
@@ -749,7 +800,7 @@ fn sealed_len(id_len: usize, plain_len: usize) -> usize {
     VERSION.len() + 1 + id_len + 1 + (4 * body).div_ceil(3)
 }
 
-/// The associated data: `v2.<key id>.` then the binding's parts.
+/// The associated data: `v3.<key id>.` then the binding's parts.
 fn aad(id: &str, binding: &Binding) -> Vec<u8> {
     let mut aad = Vec::with_capacity(VERSION.len() + id.len() + 2 + binding.parts.len());
     aad.extend_from_slice(VERSION.as_bytes());
@@ -760,7 +811,7 @@ fn aad(id: &str, binding: &Binding) -> Vec<u8> {
     aad
 }
 
-fn now() -> u64 {
+pub(crate) fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -798,30 +849,36 @@ mod tests {
         String::from_utf8(bytes).unwrap()
     }
 
-    /// The token format does not change: a token sealed with a fixed key, nonce, time
-    /// and payload is byte for byte the one sealed before (when the cipher was assembled
-    /// from HChaCha20 and ring's ChaCha20-Poly1305, itself checked against RustCrypto's
-    /// `chacha20poly1305`), and so are the tags at payload lengths around the cipher's
-    /// 16- and 64-byte blocks. Tokens sealed by earlier builds keep opening.
+    /// The cipher does not change: a body sealed with a fixed key, nonce and plaintext
+    /// is byte for byte the one of earlier builds (`v2` tokens, when the cipher was
+    /// assembled from HChaCha20 and ring's ChaCha20-Poly1305, itself checked against
+    /// RustCrypto's `chacha20poly1305`), and so are the tags at plaintext lengths around
+    /// the cipher's 16- and 64-byte blocks.
     #[test]
-    fn tokens_keep_their_format() {
+    fn the_cipher_keeps_its_output() {
         let key = Key::from_bytes(std::array::from_fn(|i| i as u8));
-        let s = Sealer::new(Keyring::new("k1", key).unwrap());
-        let fixed = |n: &mut [u8]| {
-            for (i, b) in n.iter_mut().enumerate() {
-                *b = 0xa0 + i as u8;
-            }
-            Ok(())
+        let nonce: [u8; NONCE_LEN] = std::array::from_fn(|i| 0xa0 + i as u8);
+        let expires: u64 = 1_700_000_000 + DEFAULT_TTL.as_secs();
+        // A `v2` token: `nonce | expiry | JSON | tag`, associated data `v2.k1.` + binding.
+        let v2 = |payload: &Value| {
+            let mut aad = b"v2.k1.".to_vec();
+            aad.extend_from_slice(&binding().parts);
+            let mut plain = expires.to_be_bytes().to_vec();
+            serde_json::to_writer(&mut plain, payload).unwrap();
+            let tag = key
+                .cipher()
+                .encrypt_inout_detached(&XNonce::from(nonce), &aad, (&mut plain[..]).into())
+                .unwrap();
+            let mut body = nonce.to_vec();
+            body.extend_from_slice(&plain);
+            body.extend_from_slice(&tag);
+            body
         };
-        let now = 1_700_000_000;
-        let known = "v2.k1.oKGio6SlpqeoqaqrrK2ur7CxsrO0tba3RewKHdIOUCgaTVWrSwGP4kiIpQ5pr-ikZVNBSLmJYpVzB1MecnRvGw";
-        let payload = json!({"x": 1, "s": "é"});
+        let known = "oKGio6SlpqeoqaqrrK2ur7CxsrO0tba3RewKHdIOUCgaTVWrSwGP4kiIpQ5pr-ikZVNBSLmJYpVzB1MecnRvGw";
         assert_eq!(
-            s.seal_with(&binding(), &payload, now, fixed).unwrap(),
+            URL_SAFE_NO_PAD.encode(v2(&json!({"x": 1, "s": "é"}))),
             known
         );
-        assert_eq!(s.open_at::<Value>(&binding(), known, now).unwrap(), payload);
-
         for (len, tag) in [
             (0, "dT_4t9_s8p9C0r18d9tz6Q"),
             (1, "d4x7kfrCLsj6f4wbygPMIw"),
@@ -834,18 +891,40 @@ mod tests {
             (300, "4LmbIo4TvhmBHsI7DeGRnQ"),
             (4096, "Fy0t8caz8wkHVfR7WQYLjA"),
         ] {
-            let payload = json!({"s": "y".repeat(len)});
-            let token = s.seal_with(&binding(), &payload, now, fixed).unwrap();
-            let json = serde_json::to_vec(&payload).unwrap();
-            assert_eq!(token.len(), sealed_len(2, EXPIRY_LEN + json.len()), "{len}");
-            let body = URL_SAFE_NO_PAD
-                .decode(token.rsplit('.').next().unwrap())
-                .unwrap();
+            let body = v2(&json!({"s": "y".repeat(len)}));
             assert_eq!(
                 URL_SAFE_NO_PAD.encode(&body[body.len() - TAG_LEN..]),
                 tag,
                 "{len}"
             );
+        }
+    }
+
+    /// The token format does not change: a token sealed with a fixed key, nonce, time
+    /// and payload is byte for byte the one sealed before, and it opens.
+    #[test]
+    fn tokens_keep_their_format() {
+        let key = Key::from_bytes(std::array::from_fn(|i| i as u8));
+        let s = Sealer::new(Keyring::new("k1", key).unwrap());
+        let fixed = |n: &mut [u8]| {
+            for (i, b) in n.iter_mut().enumerate() {
+                *b = 0xa0 + i as u8;
+            }
+            Ok(())
+        };
+        let now = 1_700_000_000;
+        let known = "v3.k1.oKGio6SlpqeoqaqrrK2ur7CxsrO0tba3RewKHdIOVaxhby2JFGNXRECI5w6QN-b7bmKxxSQK3EvTKGJBJEvH_SfRXvBRhzeM";
+        let payload = json!({"x": 1, "s": "é"});
+        assert_eq!(
+            s.seal_with(&binding(), &payload, now, fixed).unwrap(),
+            known
+        );
+        assert_eq!(s.open_at::<Value>(&binding(), known, now).unwrap(), payload);
+        for len in [0, 1, 15, 16, 17, 63, 64, 65, 300, 4096] {
+            let payload = json!({"s": "y".repeat(len)});
+            let token = s.seal_with(&binding(), &payload, now, fixed).unwrap();
+            let json = serde_json::to_vec(&payload).unwrap();
+            assert_eq!(token.len(), sealed_len(2, TIMES_LEN + json.len()), "{len}");
             assert_eq!(
                 s.open_at::<Value>(&binding(), &token, now).unwrap(),
                 payload
@@ -853,12 +932,40 @@ mod tests {
         }
     }
 
+    /// Sealed by a replica whose clock runs ahead: opens within the skew, is refused
+    /// beyond it, and expires by the time it names.
+    #[test]
+    fn times_of_sealing_from_the_future() {
+        let s = sealer().with_ttl(Duration::from_secs(600));
+        let now = 1_700_000_000;
+        let skew = CLOCK_SKEW.as_secs();
+        let ahead = s.seal_at(&binding(), &1, now + skew).unwrap();
+        assert_eq!(s.open_at::<u32>(&binding(), &ahead, now).unwrap(), 1);
+        let too_far = s.seal_at(&binding(), &1, now + skew + 1).unwrap();
+        let err = s.open_at::<u32>(&binding(), &too_far, now).unwrap_err();
+        assert!(
+            matches!(err, SealError::FromTheFuture { issued_at } if issued_at == now + skew + 1),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("issued in the future"), "{err}");
+        // A wider allowance takes it; the expiry is the sealer's time plus the TTL.
+        let lenient = s.clone().with_clock_skew(Duration::from_secs(skew + 1));
+        assert_eq!(
+            lenient.open_at::<u32>(&binding(), &too_far, now).unwrap(),
+            1
+        );
+        assert!(matches!(
+            lenient.open_at::<u32>(&binding(), &too_far, now + skew + 1 + 600),
+            Err(SealError::Expired { .. })
+        ));
+    }
+
     /// The associated data is the version, the key id and the binding's parts, each
     /// length-prefixed, exactly as the module's documentation says.
     #[test]
     fn associated_data_layout() {
         let b = Binding::new("al", "tools/call", "book", &json!({"b": [2], "a": 1}));
-        let mut want = b"v2.k1.".to_vec();
+        let mut want = b"v3.k1.".to_vec();
         for part in ["al", "tools/call", "book", r#"{"a":1,"b":[2]}"#] {
             want.extend_from_slice(&(part.len() as u64).to_be_bytes());
             want.extend_from_slice(part.as_bytes());
@@ -886,7 +993,7 @@ mod tests {
         let t = s
             .seal(&binding(), &json!({"x": "é", "email": "alice@example.com"}))
             .unwrap();
-        assert!(t.starts_with("v2.k1."));
+        assert!(t.starts_with("v3.k1."));
         assert!(t.len() <= MAX_TOKEN_LEN);
         let v: Value = s.open(&binding(), &t).unwrap();
         assert_eq!(v, json!({"x": "é", "email": "alice@example.com"}));
@@ -977,10 +1084,10 @@ mod tests {
             .unwrap();
         let s = Sealer::new(ring);
         let t = s.seal(&binding(), &json!({"x": 1})).unwrap();
-        let body = t.strip_prefix("v2.k2.").unwrap();
+        let body = t.strip_prefix("v3.k2.").unwrap();
 
         // The version.
-        for v in ["v1", "V2", "v3", ""] {
+        for v in ["v1", "v2", "V3", "v4", ""] {
             assert!(matches!(
                 s.open::<Value>(&binding(), &format!("{v}.k2.{body}")),
                 Err(SealError::Malformed(_))
@@ -988,20 +1095,20 @@ mod tests {
         }
         // The key id: unknown, or another key of the ring.
         assert!(matches!(
-            s.open::<Value>(&binding(), &format!("v2.k3.{body}")),
+            s.open::<Value>(&binding(), &format!("v3.k3.{body}")),
             Err(SealError::UnknownKey(id)) if id == "k3"
         ));
         assert!(matches!(
-            s.open::<Value>(&binding(), &format!("v2.k1.{body}")),
+            s.open::<Value>(&binding(), &format!("v3.k1.{body}")),
             Err(SealError::Tampered)
         ));
         assert!(matches!(
-            s.open::<Value>(&binding(), &format!("v2.k2!.{body}")),
+            s.open::<Value>(&binding(), &format!("v3.k2!.{body}")),
             Err(SealError::Malformed(_))
         ));
         // The nonce, the ciphertext and the tag (the last character can carry unused
         // bits, so stay before it).
-        let start = "v2.k2.".len();
+        let start = "v3.k2.".len();
         for i in [start, start + 20, start + 40, start + 60, t.len() - 2] {
             assert!(
                 matches!(
@@ -1105,7 +1212,7 @@ mod tests {
         let after = Sealer::new(ring.clone());
         assert_eq!(after.open::<Value>(&binding(), &t).unwrap(), json!(1));
         let fresh = after.seal(&binding(), &json!(2)).unwrap();
-        assert!(fresh.starts_with("v2.k2."));
+        assert!(fresh.starts_with("v3.k2."));
         assert_eq!(after.open::<Value>(&binding(), &fresh).unwrap(), json!(2));
         // The old keyring cannot open new tokens; after retiring k1 old tokens fail.
         assert!(matches!(
@@ -1226,13 +1333,13 @@ mod tests {
         // The computed length is the real one.
         for n in 0..40 {
             let t = s.seal(&binding(), &"x".repeat(n)).unwrap();
-            assert_eq!(t.len(), sealed_len(2, EXPIRY_LEN + n + 2), "{n}");
+            assert_eq!(t.len(), sealed_len(2, TIMES_LEN + n + 2), "{n}");
         }
         // The largest payload that fits seals and opens; one byte more does not seal.
-        let overhead = sealed_len(2, EXPIRY_LEN + 2);
+        let overhead = sealed_len(2, TIMES_LEN + 2);
         let mut n = (MAX_TOKEN_LEN - overhead) * 3 / 4 - 10;
-        assert!(sealed_len(2, EXPIRY_LEN + n + 2) <= MAX_TOKEN_LEN);
-        while sealed_len(2, EXPIRY_LEN + n + 3) <= MAX_TOKEN_LEN {
+        assert!(sealed_len(2, TIMES_LEN + n + 2) <= MAX_TOKEN_LEN);
+        while sealed_len(2, TIMES_LEN + n + 3) <= MAX_TOKEN_LEN {
             n += 1;
         }
         let t = s.seal(&binding(), &"x".repeat(n)).unwrap();
@@ -1243,7 +1350,7 @@ mod tests {
             Err(SealError::TooLarge { .. })
         ));
         // Over the limit is refused before anything else is looked at.
-        let long = "v2.k1.".to_owned() + &"A".repeat(MAX_TOKEN_LEN);
+        let long = "v3.k1.".to_owned() + &"A".repeat(MAX_TOKEN_LEN);
         assert!(matches!(
             s.open::<Value>(&binding(), &long),
             Err(SealError::Malformed("too long"))
@@ -1262,20 +1369,20 @@ mod tests {
             ".",
             "..",
             "...",
-            "v2",
-            "v2.",
-            "v2.k1",
-            "v2.k1.",
-            "v2.k1.AAAA",
-            "v2.k1.!!!!",
-            "v2..AAAA",
-            "v2.k1.AAAA",
-            "v2.k1.A",
-            "v2.k1.====",
-            "v2.é.AAAA",
-            "v2.k1.é",
+            "v3",
+            "v3.",
+            "v3.k1",
+            "v3.k1.",
+            "v3.k1.AAAA",
+            "v3.k1.!!!!",
+            "v3..AAAA",
+            "v3.k1.AAAA",
+            "v3.k1.A",
+            "v3.k1.====",
+            "v3.é.AAAA",
+            "v3.k1.é",
             "\0",
-            "v2.k1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "v3.k1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
         ] {
             assert!(s.open::<Value>(&binding(), t).is_err(), "{t:?}");
         }
@@ -1286,10 +1393,10 @@ mod tests {
             let junk = String::from_utf8_lossy(&buf[1..1 + len.min(255)]).into_owned();
             assert!(s.open::<Value>(&binding(), &junk).is_err());
             // Well-formed heads with random bodies reach the cipher.
-            let body = URL_SAFE_NO_PAD.encode(&buf[..len.max(NONCE_LEN + TAG_LEN + EXPIRY_LEN)]);
+            let body = URL_SAFE_NO_PAD.encode(&buf[..len.max(NONCE_LEN + TAG_LEN + TIMES_LEN)]);
             let kid = if n % 2 == 0 { "k1" } else { "kx" };
             assert!(
-                s.open::<Value>(&binding(), &format!("v2.{kid}.{body}"))
+                s.open::<Value>(&binding(), &format!("v3.{kid}.{body}"))
                     .is_err()
             );
         }

@@ -8,7 +8,6 @@
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
-use elicit_core::mcp::Elicitor;
 use elicit_examples::servers::trip::{Inventory, TripServer};
 use elicit_examples::servers::{ServerArgs, serve};
 
@@ -23,9 +22,9 @@ struct Cli {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
-    let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
+    let elicitor = cli.server.elicitor().await?;
     let inventory = Arc::new(Mutex::new(Inventory::demo()));
-    serve::serve(cli.server.listen(), move || {
+    serve::serve(cli.server.listen()?, move || {
         TripServer::new(elicitor.clone(), inventory.clone())
     })
     .await

@@ -9,7 +9,6 @@
 //! ```
 
 use clap::Parser;
-use elicit_core::mcp::Elicitor;
 use elicit_examples::servers::conformance::ConformanceServer;
 use elicit_examples::servers::{ServerArgs, serve};
 
@@ -25,8 +24,11 @@ struct Cli {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
-    let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
-    serve::serve(cli.server.listen(), move || {
+    // The suite's `input-required-result-ignore-extra-params` scenario answers in its
+    // first call, before any question was asked, and expects a complete result: only
+    // this harness server reads such answers.
+    let elicitor = cli.server.elicitor().await?.with_first_round_answers(true);
+    serve::serve(cli.server.listen()?, move || {
         ConformanceServer::new(elicitor.clone())
     })
     .await

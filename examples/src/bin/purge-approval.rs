@@ -8,7 +8,6 @@
 use std::path::PathBuf;
 
 use clap::Parser;
-use elicit_core::mcp::Elicitor;
 use elicit_examples::servers::purge::{PurgeServer, create_samples};
 use elicit_examples::servers::{ServerArgs, serve};
 
@@ -40,9 +39,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .into());
     }
-    let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
+    let elicitor = cli.server.elicitor().await?;
     let root = cli.root.clone();
-    serve::serve(cli.server.listen(), move || {
+    serve::serve(cli.server.listen()?, move || {
         PurgeServer::new(elicitor.clone(), root.clone())
     })
     .await

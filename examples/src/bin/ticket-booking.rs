@@ -11,7 +11,7 @@
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
-use elicit_core::mcp::Elicitor;
+use elicit_examples::servers::inventory::Inventory;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::servers::{ServerArgs, serve};
 use elicit_examples::ticket::Cinema;
@@ -23,28 +23,34 @@ struct Cli {
     #[command(flatten)]
     server: ServerArgs,
     /// Put a sold seat back at once, so the demo never sells out and offers the same
-    /// seats every time (for load tests such as benches/e2e).
-    #[arg(long)]
+    /// seats every time (for load tests such as benches/e2e; not with --redis).
+    #[arg(long, conflicts_with = "redis")]
     restock: bool,
     /// With --http: answer a request whose reply is one message (every 2026-07-28
-    /// round) with a JSON body instead of an SSE stream.
-    #[arg(long)]
+    /// round) with a JSON body instead of an SSE stream (not with --auth-token-file).
+    #[arg(long, conflicts_with = "auth_token_file")]
     json_response: bool,
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
-    let elicitor = Elicitor::new(serve::sealer(cli.server.key_file.as_deref())?);
-    let mut cinema = Cinema::demo();
-    if cli.restock {
-        cinema = cinema.restocking();
-    }
-    let cinema = Arc::new(Mutex::new(cinema));
-    let make = move || TicketServer::new(elicitor.clone(), cinema.clone());
+    let elicitor = cli.server.elicitor().await?;
+    // With --redis, the seats too live in Redis: replicas never sell one seat twice.
+    let inventory = match &cli.server.redis {
+        Some(url) => Inventory::redis(url, &Cinema::demo()).await?,
+        None => {
+            let mut cinema = Cinema::demo();
+            if cli.restock {
+                cinema = cinema.restocking();
+            }
+            Inventory::Local(Arc::new(Mutex::new(cinema)))
+        }
+    };
+    let make = move || TicketServer::with_inventory(elicitor.clone(), inventory.clone());
     if cli.json_response {
-        serve::serve_json_responses(cli.server.listen(), make).await
+        serve::serve_json_responses(cli.server.listen()?, make).await
     } else {
-        serve::serve(cli.server.listen(), make).await
+        serve::serve(cli.server.listen()?, make).await
     }
 }

@@ -2,6 +2,7 @@
 //! as library types so tests can run them in-process.
 
 pub mod conformance;
+pub mod inventory;
 pub mod purge;
 pub mod serve;
 pub mod ticket;
@@ -29,23 +30,47 @@ pub struct ServerArgs {
     #[arg(long, value_name = "ORIGIN")]
     pub allowed_origin: Vec<String>,
     /// With --http: serve on an address other machines can reach (e.g. 0.0.0.0:8080).
-    /// Refused without this flag: the servers have no authentication.
+    /// Refused without this flag; give --auth-token-file too.
     #[arg(long)]
     pub allow_remote: bool,
+    /// With --http: require `Authorization: Bearer TOKEN` on every request, with the
+    /// tokens of this file, one `PRINCIPAL TOKEN` pair per line (`#` starts a comment);
+    /// sealed state is bound to the token's principal.
+    #[arg(long, value_name = "PATH")]
+    pub auth_token_file: Option<std::path::PathBuf>,
+    /// Record redeemed states in this Redis (redis://HOST:PORT/), shared by replicas:
+    /// a state used on one is refused on every other (else in this process's memory).
+    #[arg(long, value_name = "URL")]
+    pub redis: Option<String>,
 }
 
 impl ServerArgs {
-    /// Where to listen.
-    pub fn listen(&self) -> serve::Listen {
-        match self.http {
-            Some(addr) => serve::Listen::Http(addr, Box::new(self.http_options())),
+    /// The server's `Elicitor`: the sealing keys of `--key-file` (or `$ELICIT_KEYS`, or
+    /// a random key), single use recorded in `--redis` (or in memory).
+    pub async fn elicitor(&self) -> Result<elicit_core::mcp::Elicitor, String> {
+        let elicitor = elicit_core::mcp::Elicitor::new(serve::sealer(self.key_file.as_deref())?);
+        Ok(match &self.redis {
+            Some(url) => {
+                let store = elicit_core::seal::redis::RedisStore::connect(url)
+                    .await
+                    .map_err(|e| format!("--redis {url}: {e}"))?;
+                elicitor.with_store(store)
+            }
+            None => elicitor,
+        })
+    }
+
+    /// Where to listen; an unreadable or malformed `--auth-token-file` is an error.
+    pub fn listen(&self) -> Result<serve::Listen, String> {
+        Ok(match self.http {
+            Some(addr) => serve::Listen::Http(addr, Box::new(self.http_options()?)),
             None => serve::Listen::Stdio,
-        }
+        })
     }
 
     /// The HTTP options of the flags: the library's defaults, plus the hosts and
-    /// origins allowed and `--allow-remote`.
-    pub fn http_options(&self) -> elicit_core::mcp::http::HttpOptions {
+    /// origins allowed, `--allow-remote` and the bearer tokens of `--auth-token-file`.
+    pub fn http_options(&self) -> Result<elicit_core::mcp::http::HttpOptions, String> {
         let mut options =
             elicit_core::mcp::http::HttpOptions::default().allow_remote(self.allow_remote);
         for host in &self.allowed_host {
@@ -54,7 +79,16 @@ impl ServerArgs {
         for origin in &self.allowed_origin {
             options = options.allowed_origin(origin.clone());
         }
-        options
+        if let Some(path) = &self.auth_token_file {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
+            for (principal, token) in serve::parse_tokens(&text)
+                .map_err(|e| format!("bad token file {}: {e}", path.display()))?
+            {
+                options = options.bearer_token(token, principal);
+            }
+        }
+        Ok(options)
     }
 }
 

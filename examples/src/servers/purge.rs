@@ -2,6 +2,13 @@
 //! works on a real directory of `.log` files; a dry run only reports, a real purge first
 //! asks for approval (a box that must be ticked, the approver's e-mail, the retention
 //! days) and deletes only after an accept with the box ticked.
+//!
+//! Consent is exact: the approval lists the files (and, for a long list, a digest of
+//! all of them), so on 2026-07-28 a list that changed between rounds changes the
+//! question, which is then asked again; what is deleted is that list, re-checked file
+//! by file, narrowed by a longer retention and never widened (a retention shorter than
+//! `days` is refused). A repository is resolved inside the root: a symlink out of it
+//! is refused, and only regular files (no symlinks) are deleted.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -21,6 +28,9 @@ use super::{text, tool, tool_error};
 use crate::forms::PurgeApproval;
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// How many file names the approval lists; a longer list shows a digest of all.
+const LISTED: usize = 20;
 
 /// The ages, in days, of the sample logs [`create_samples`] writes.
 pub const SAMPLE_AGES: [u64; 6] = [3, 20, 45, 100, 200, 400];
@@ -65,20 +75,23 @@ impl PurgeServer {
         PurgeServer { elicitor, root }
     }
 
-    /// The `.log` files of `repo` last modified more than `days` days ago, sorted.
+    /// The repository `name` under the root, resolved: `None` when it is missing or
+    /// (through a symlink) outside the root.
+    fn repo(&self, name: &str) -> std::io::Result<Option<PathBuf>> {
+        let root = self.root.canonicalize()?;
+        let Ok(repo) = root.join(name).canonicalize() else {
+            return Ok(None);
+        };
+        Ok((repo.starts_with(&root) && repo != root && repo.is_dir()).then_some(repo))
+    }
+
+    /// The `.log` files of `repo` last modified more than `days` days ago, sorted:
+    /// regular files only, never a symlink.
     fn old_logs(&self, repo: &Path, days: u32) -> std::io::Result<Vec<PathBuf>> {
-        let cutoff = SystemTime::now()
-            .checked_sub(DAY * days)
-            .unwrap_or(SystemTime::UNIX_EPOCH);
         let mut out = Vec::new();
         for entry in std::fs::read_dir(repo)? {
-            let entry = entry?;
-            let path = entry.path();
-            let meta = entry.metadata()?;
-            if meta.is_file()
-                && path.extension().is_some_and(|e| e == "log")
-                && meta.modified()? < cutoff
-            {
+            let path = entry?.path();
+            if is_old_log(&path, days) {
                 out.push(path);
             }
         }
@@ -103,10 +116,12 @@ impl PurgeServer {
         if !(1..=3650).contains(&args.days) {
             return Ok(tool_error("`days` must be between 1 and 3650"));
         }
-        let repo = self.root.join(&args.repo);
-        if !repo.is_dir() {
+        let repo = self
+            .repo(&args.repo)
+            .map_err(|e| ErrorData::internal_error(format!("cannot open the root: {e}"), None))?;
+        let Some(repo) = repo else {
             return Ok(tool_error(format!("no repository {:?}", args.repo)));
-        }
+        };
         let target = format!("{}/logs (older than {}d)", args.repo, args.days);
         let old = self
             .old_logs(&repo, args.days)
@@ -128,8 +143,9 @@ impl PurgeServer {
             )));
         }
         let message = format!(
-            "About to permanently delete {target}: {} objects. This cannot be undone. Please review.",
-            old.len()
+            "About to permanently delete {target}: {} objects. This cannot be undone. Please review.\n\n{}",
+            old.len(),
+            listing(&old)
         );
         Ok(match s.ask::<PurgeApproval>(&message).await? {
             Elicitation::Decline => text("[BLOCKED] user declined; nothing deleted"),
@@ -137,16 +153,18 @@ impl PurgeServer {
             Elicitation::Accept(a) if !a.confirm => {
                 text("[BLOCKED] confirmation checkbox not ticked; aborted")
             }
+            Elicitation::Accept(a) if u32::from(a.retention_days) < args.days => text(format!(
+                "[BLOCKED] retention of {}d is shorter than the {}d approved for; nothing deleted",
+                a.retention_days, args.days
+            )),
             Elicitation::Accept(a) => {
-                // The approver sets the retention actually kept.
-                let doomed = self
-                    .old_logs(&repo, u32::from(a.retention_days))
-                    .map_err(|e| {
-                        ErrorData::internal_error(format!("cannot list logs: {e}"), None)
-                    })?;
+                // Exactly the files the approval listed (the question pinned them),
+                // each still an old regular file now; a longer retention keeps more.
                 let mut deleted = 0;
-                for path in &doomed {
-                    if std::fs::remove_file(path).is_ok() {
+                for path in &old {
+                    if is_old_log(path, u32::from(a.retention_days))
+                        && std::fs::remove_file(path).is_ok()
+                    {
                         deleted += 1;
                     }
                 }
@@ -157,6 +175,45 @@ impl PurgeServer {
             }
         })
     }
+}
+
+/// Whether `path` is a regular `.log` file (not a symlink) last modified more than
+/// `days` days ago.
+fn is_old_log(path: &Path, days: u32) -> bool {
+    let cutoff = SystemTime::now()
+        .checked_sub(DAY * days)
+        .unwrap_or(SystemTime::UNIX_EPOCH);
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return false;
+    };
+    meta.file_type().is_file()
+        && path.extension().is_some_and(|e| e == "log")
+        && meta.modified().is_ok_and(|m| m < cutoff)
+}
+
+/// The file names an approval lists: all of them, or the first [`LISTED`] and a
+/// digest of the whole list, so that any change to the list changes the question.
+fn listing(paths: &[PathBuf]) -> String {
+    use sha2::Digest;
+    let names: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    if names.len() <= LISTED {
+        return names.join(", ");
+    }
+    let digest = sha2::Sha256::digest(names.join("\n").as_bytes());
+    let short: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}, and {} more (list {short})",
+        names[..LISTED].join(", "),
+        names.len() - LISTED
+    )
 }
 
 impl ServerHandler for PurgeServer {

@@ -43,6 +43,46 @@ pub fn sealer(key_file: Option<&std::path::Path>) -> Result<Sealer, String> {
     Ok(Sealer::new(keyring))
 }
 
+/// The shortest token `--auth-token-file` takes: a guessable token is no check.
+pub const MIN_TOKEN_LEN: usize = 16;
+
+/// The `(principal, token)` pairs of a token file: one `PRINCIPAL TOKEN` pair per line,
+/// blank lines and `#` comments skipped. Errors name the line.
+pub fn parse_tokens(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut pairs = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line
+            .split_once('#')
+            .map_or(line, |(before, _)| before)
+            .trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let (Some(principal), Some(token), None) = (words.next(), words.next(), words.next())
+        else {
+            return Err(format!("line {}: expected `PRINCIPAL TOKEN`", n + 1));
+        };
+        if token.len() < MIN_TOKEN_LEN {
+            return Err(format!(
+                "line {}: the token of {principal} is shorter than {MIN_TOKEN_LEN} characters",
+                n + 1
+            ));
+        }
+        if pairs.iter().any(|(_, t): &(String, String)| t == token) {
+            return Err(format!(
+                "line {}: the token of {principal} is listed twice",
+                n + 1
+            ));
+        }
+        pairs.push((principal.to_owned(), token.to_owned()));
+    }
+    if pairs.is_empty() {
+        return Err("no tokens (expected `PRINCIPAL TOKEN` lines)".to_owned());
+    }
+    Ok(pairs)
+}
+
 /// Serves `make()`'s handler until the client goes away (stdio) or forever (HTTP).
 pub async fn serve<S, F>(listen: Listen, make: F) -> Result<(), Box<dyn std::error::Error>>
 where
@@ -132,4 +172,45 @@ pub async fn serve_router(
     router: axum::Router,
 ) -> std::io::Result<()> {
     http::serve_on(listener, router, HttpOptions::default()).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_tokens;
+
+    #[test]
+    fn a_token_file_reads_pairs_and_skips_comments() {
+        let pairs = parse_tokens(
+            "# principal token\n\nalice 4f0c7d1e9a2b6c3d8e5f  # laptop\n  ci b7a1e0c9d2f34e5a6b7c\n",
+        )
+        .unwrap();
+        assert_eq!(
+            pairs,
+            [
+                ("alice".to_owned(), "4f0c7d1e9a2b6c3d8e5f".to_owned()),
+                ("ci".to_owned(), "b7a1e0c9d2f34e5a6b7c".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_bad_token_file_names_the_line() {
+        let cases = [
+            ("alice\n", "line 1: expected `PRINCIPAL TOKEN`"),
+            ("alice a b c\n", "line 1: expected `PRINCIPAL TOKEN`"),
+            (
+                "# x\nalice short\n",
+                "line 2: the token of alice is shorter than 16",
+            ),
+            (
+                "a 4f0c7d1e9a2b6c3d8e5f\nb 4f0c7d1e9a2b6c3d8e5f\n",
+                "line 2: the token of b is listed twice",
+            ),
+            ("# only a comment\n", "no tokens"),
+        ];
+        for (text, want) in cases {
+            let err = parse_tokens(text).unwrap_err();
+            assert!(err.starts_with(want), "{text:?}: {err}");
+        }
+    }
 }

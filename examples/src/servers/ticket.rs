@@ -13,6 +13,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::json;
 
+use super::inventory::Inventory;
 use super::{text, tool};
 use crate::ticket::{Cinema, TicketOrder};
 
@@ -20,13 +21,21 @@ use crate::ticket::{Cinema, TicketOrder};
 #[derive(Clone, Debug)]
 pub struct TicketServer {
     elicitor: Elicitor,
-    cinema: Arc<Mutex<Cinema>>,
+    inventory: Inventory,
 }
 
 impl TicketServer {
-    /// A server selling the seats of `cinema`.
+    /// A server selling the seats of `cinema`, in this process.
     pub fn new(elicitor: Elicitor, cinema: Arc<Mutex<Cinema>>) -> TicketServer {
-        TicketServer { elicitor, cinema }
+        TicketServer::with_inventory(elicitor, Inventory::Local(cinema))
+    }
+
+    /// A server selling the seats of `inventory` (this process's, or a shared Redis).
+    pub fn with_inventory(elicitor: Elicitor, inventory: Inventory) -> TicketServer {
+        TicketServer {
+            elicitor,
+            inventory,
+        }
     }
 
     async fn book(&self, s: &mut Session) -> Result<CallToolResult, Halt> {
@@ -36,16 +45,17 @@ impl TicketServer {
             ));
         }
         let snapshot = self
-            .cinema
-            .lock()
-            .map_err(|_| ErrorData::internal_error("the inventory is unavailable", None))?
-            .clone();
+            .inventory
+            .snapshot()
+            .await
+            .map_err(|e| ErrorData::internal_error(e, None))?;
         Ok(match s.wizard::<TicketOrder>(&snapshot).await? {
             Outcome::Completed(order) => {
                 let sold = self
-                    .cinema
-                    .lock()
-                    .is_ok_and(|mut c| c.take(&order.date.date, &order.seat.seat));
+                    .inventory
+                    .take(&order.date.date, &order.seat.seat)
+                    .await
+                    .map_err(|e| ErrorData::internal_error(e, None))?;
                 if !sold {
                     return Ok(text(format!(
                         "Seat {} on {} was just sold to someone else; nothing booked.",
