@@ -20,6 +20,8 @@ use crate::forms::Size;
 #[derive(Clone, Debug, Default)]
 pub struct Cinema {
     shows: BTreeMap<String, Show>,
+    /// Whether a sold seat is put back at once ([`Cinema::restocking`]).
+    restock: bool,
 }
 
 /// One show's free seats, and the seat step's form offering them (none when sold out).
@@ -68,6 +70,15 @@ impl Cinema {
         self.shows.insert(date.to_owned(), Show::new(date, seats));
     }
 
+    /// This cinema, where a sold seat is put back at once: sales never sell a show out
+    /// nor change the seats offered, so a load test can book for as long as it likes
+    /// and every booking takes the same rounds (`ticket-booking --restock`). Shows
+    /// added without seats stay sold out.
+    pub fn restocking(mut self) -> Cinema {
+        self.restock = true;
+        self
+    }
+
     /// The free seats on `date` (`None` when there is no show).
     pub fn free_seats(&self, date: &str) -> Option<&[Choice]> {
         self.shows.get(date).map(|show| &*show.seats)
@@ -80,6 +91,9 @@ impl Cinema {
         };
         if !show.seats.iter().any(|s| s.value() == seat) {
             return false;
+        }
+        if self.restock {
+            return true;
         }
         let left = show
             .seats
@@ -236,6 +250,11 @@ mod tests {
 
     use super::*;
 
+    fn free(cinema: &Cinema, date: &str) -> Vec<String> {
+        let seats = cinema.free_seats(date).unwrap_or_default();
+        seats.iter().map(|s| s.value().to_owned()).collect()
+    }
+
     #[test]
     fn the_demo_counts_from_today() {
         let cinema = Cinema::demo_from(date!(2031 - 06 - 29));
@@ -251,5 +270,24 @@ mod tests {
             fixed.open_dates().collect::<Vec<_>>(),
             ["2025-02-03", "2025-02-04"]
         );
+    }
+
+    #[test]
+    fn a_restocking_cinema_puts_a_sold_seat_back_at_once() {
+        let mut plain = Cinema::default();
+        plain.add_show("2030-01-01", &["A1", "A2"]);
+        let mut restocking = plain.clone().restocking();
+        restocking.add_show("2030-01-02", &[]);
+        for cinema in [&mut plain, &mut restocking] {
+            assert!(cinema.take("2030-01-01", "A1"));
+            assert!(!cinema.take("2030-01-01", "B9"), "no such seat");
+            assert!(!cinema.take("2030-01-02", "A1"), "no seats at all");
+        }
+        assert_eq!(free(&plain, "2030-01-01"), ["A2"]);
+        assert!(!plain.take("2030-01-01", "A1"), "sold already");
+        assert_eq!(free(&restocking, "2030-01-01"), ["A1", "A2"]);
+        assert!(restocking.take("2030-01-01", "A1"), "put back");
+        // A show added without seats stays sold out.
+        assert_eq!(restocking.open_dates().collect::<Vec<_>>(), ["2030-01-01"]);
     }
 }

@@ -31,6 +31,14 @@ struct Cli {
     /// Count the demo inventory from this day (YYYY-MM-DD) instead of today (UTC).
     #[arg(long, value_name = "DATE", value_parser = clock::parse_date)]
     today: Option<time::Date>,
+    /// Put a sold seat back at once, so the demo never sells out and offers the same
+    /// seats every time (for load tests such as benches/e2e; not with --redis).
+    #[arg(long, conflicts_with = "redis")]
+    restock: bool,
+    /// With --http: answer a request whose reply is one message (every 2026-07-28
+    /// round) with a JSON body instead of an SSE stream (not with --auth-token-file).
+    #[arg(long, conflicts_with = "auth_token_file")]
+    json_response: bool,
 }
 
 #[tokio::main]
@@ -41,10 +49,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // With --redis, the seats too live in Redis: replicas never sell one seat twice.
     let inventory = match &cli.server.redis {
         Some(url) => Inventory::redis(url, &cinema).await?,
-        None => Inventory::Local(Arc::new(Mutex::new(cinema))),
+        None => {
+            let cinema = if cli.restock {
+                cinema.restocking()
+            } else {
+                cinema
+            };
+            Inventory::Local(Arc::new(Mutex::new(cinema)))
+        }
     };
-    serve::serve(cli.server.listen()?, move || {
-        TicketServer::with_inventory(elicitor.clone(), inventory.clone())
-    })
-    .await
+    let make = move || TicketServer::with_inventory(elicitor.clone(), inventory.clone());
+    if cli.json_response {
+        serve::serve_json_responses(cli.server.listen()?, make).await
+    } else {
+        serve::serve(cli.server.listen()?, make).await
+    }
 }
