@@ -1587,3 +1587,36 @@ async fn a_state_sealed_in_the_future_is_refused() {
         .await
         .unwrap();
 }
+
+#[tokio::test]
+async fn a_full_single_use_record_refuses_what_it_can_no_longer_tell() {
+    use elicit_core::seal::store::MemoryStore;
+    // Room for one id: the second redemption forgets the first, and from then states
+    // sealed no later than it are refused rather than risk a replay.
+    let tiny = elicitor().with_store(MemoryStore::with_capacity(1));
+    let running = connect(
+        ticket_server(tiny),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    // Two calls: A's state is sealed no later than B's.
+    let (key_a, state_a, _) = first_round(&running).await;
+    let (key_b, state_b, _) = first_round(&running).await;
+    let date = accept(json!({"date": "2025-02-03"}));
+    asked(
+        &retry(&running, &key_b, &state_b, date.clone())
+            .await
+            .unwrap(),
+    );
+    // Redeeming A forgets B's id, so A (sealed no later) can no longer be told apart
+    // from a replay: refused.
+    let error = retry(&running, &key_a, &state_a, date)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("older than this server's record of used states reaches back"),
+        "{error}"
+    );
+}

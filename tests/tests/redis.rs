@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use elicit_core::mcp::Elicitor;
 use elicit_core::seal::redis::RedisStore;
-use elicit_core::seal::store::RedeemStore;
+use elicit_core::seal::store::{RedeemStore, Redemption};
 use elicit_core::seal::{Key, Keyring, Sealer};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
@@ -27,6 +27,9 @@ use rmcp::model::{
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Value, json};
+
+/// A time of sealing for the redemptions below (2025-01-01).
+const NOW: u64 = 1_735_689_600;
 
 /// How long redis-server may take to accept connections.
 const START_LIMIT: Duration = Duration::from_secs(10);
@@ -97,20 +100,35 @@ async fn a_redeemed_id_is_refused_by_every_connection() {
     let one = RedisStore::connect(&redis.url).await.unwrap();
     let two = RedisStore::connect(&redis.url).await.unwrap();
     let far = 4_102_444_800; // 2100-01-01
-    assert!(one.redeem("round-1", far).await.unwrap());
-    assert!(!two.redeem("round-1", far).await.unwrap());
-    assert!(!one.redeem("round-1", far).await.unwrap());
-    assert!(two.redeem("round-2", far).await.unwrap());
+    assert_eq!(
+        one.redeem("round-1", NOW, far).await.unwrap(),
+        Redemption::First
+    );
+    assert_eq!(
+        two.redeem("round-1", NOW, far).await.unwrap(),
+        Redemption::Again
+    );
+    assert_eq!(
+        one.redeem("round-1", NOW, far).await.unwrap(),
+        Redemption::Again
+    );
+    assert_eq!(
+        two.redeem("round-2", NOW, far).await.unwrap(),
+        Redemption::First
+    );
     // Another prefix is another record.
     let other = two.clone().with_prefix("other-app:");
-    assert!(other.redeem("round-1", far).await.unwrap());
+    assert_eq!(
+        other.redeem("round-1", NOW, far).await.unwrap(),
+        Redemption::First
+    );
 
     // Racing redemptions of one id: exactly one wins.
     let mut racers = Vec::new();
     for _ in 0..16 {
         let store = one.clone();
         racers.push(tokio::spawn(async move {
-            store.redeem("contended", far).await.unwrap()
+            store.redeem("contended", NOW, far).await.unwrap() == Redemption::First
         }));
     }
     let mut wins = 0;
@@ -125,7 +143,7 @@ async fn an_unreachable_redis_refuses_the_state() {
     let Some(redis) = Redis::start() else { return };
     let store = RedisStore::connect(&redis.url).await.unwrap();
     drop(redis);
-    let err = store.redeem("round", 4_102_444_800).await.unwrap_err();
+    let err = store.redeem("round", NOW, 4_102_444_800).await.unwrap_err();
     assert!(
         err.to_string()
             .starts_with("cannot record the redemption in Redis"),

@@ -4,7 +4,7 @@
 //!
 //! It declares the elicitation capability (form mode; URL mode when asked for), reads the
 //! server's schema with [`read_schema`], its fields in the server's order (a schema
-//! outside the MCP subset, or a message past [`MAX_MESSAGE`](crate::client::MAX_MESSAGE),
+//! outside the MCP subset, or a message past [`MAX_MESSAGE`],
 //! is refused with `-32602`, never half-shown, and the asker is told through
 //! [`Asker::refused`]), shows the asking
 //! server's name with the message, and answers with the user's validated reply, defaults

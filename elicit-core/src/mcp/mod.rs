@@ -74,7 +74,7 @@ use crate::answer::{
     split_result_owned,
 };
 use crate::form::{Form, Revision, SchemaError};
-use crate::seal::store::{MemoryStore, RedeemStore};
+use crate::seal::store::{MemoryStore, RedeemStore, Redemption};
 use crate::seal::{Binding, SealError, Sealer};
 use crate::wizard::{Flow, Outcome, Poll, Request, Wizard, WizardError, WizardState};
 
@@ -247,14 +247,18 @@ impl Elicitor {
             Some(r) if Revision::is_stateless(r) => {
                 let (saved, unredeemed) = match request_state {
                     Some(token) => {
-                        let saved = self
+                        let (saved, issued_at, expires_at) = self
                             .sealer
-                            .open::<Saved>(&binding, token)
+                            .open_stamped::<Saved>(&binding, token)
                             .map_err(state_error)?;
                         if saved.round.is_empty() || saved.call.is_empty() {
                             return Err(state_error(SealError::Malformed("no round id")));
                         }
-                        let round = saved.round.clone();
+                        let round = Unredeemed {
+                            id: saved.round.clone(),
+                            issued_at,
+                            expires_at,
+                        };
                         (saved, Some(round))
                     }
                     None => (
@@ -426,6 +430,13 @@ fn question_digest(method: &str, params: &Value) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&hash[..16])
 }
 
+/// The id and times of a state not yet redeemed.
+struct Unredeemed {
+    id: String,
+    issued_at: u64,
+    expires_at: u64,
+}
+
 struct Mrtr {
     sealer: Arc<Sealer>,
     store: Arc<dyn RedeemStore>,
@@ -433,8 +444,8 @@ struct Mrtr {
     first_round: bool,
     binding: Binding,
     saved: Saved,
-    /// The id of the state this retry brought, until it is redeemed.
-    unredeemed: Option<String>,
+    /// The state this retry brought, until it is redeemed.
+    unredeemed: Option<Unredeemed>,
     responses: BTreeMap<String, Value>,
 }
 
@@ -757,20 +768,31 @@ impl Session {
         let Some(m) = &mut self.mrtr else {
             return Ok(());
         };
-        let Some(round) = m.unredeemed.take() else {
+        let Some(state) = m.unredeemed.take() else {
             return Ok(());
         };
-        // Remembered for as long as the state could open anywhere.
-        let expires_at = crate::seal::now()
-            .saturating_add(m.sealer.ttl().as_secs())
-            .saturating_add(m.sealer.clock_skew().as_secs());
-        match m.store.redeem(&round, expires_at).await {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(Halt::Error(McpError::invalid_params(
-                "the requestState of this retry was refused: it was used before (each \
-                 state is good for one retry); call the tool again without it",
+        let refused = |why: &str| {
+            Err(Halt::Error(McpError::invalid_params(
+                format!(
+                    "the requestState of this retry was refused: {why}; call the tool again \
+                     without it"
+                ),
                 None,
-            ))),
+            )))
+        };
+        match m
+            .store
+            .redeem(&state.id, state.issued_at, state.expires_at)
+            .await
+        {
+            Ok(Redemption::First) => Ok(()),
+            Ok(Redemption::Again) => {
+                refused("it was used before (each state is good for one retry)")
+            }
+            Ok(Redemption::TooOld) => refused(
+                "it is older than this server's record of used states reaches back (the \
+                 server is under heavy load)",
+            ),
             Err(e) => Err(Halt::Error(McpError::internal_error(
                 format!("cannot make sure the requestState is used once: {e}"),
                 None,

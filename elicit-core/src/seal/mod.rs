@@ -633,16 +633,6 @@ impl Sealer {
         self
     }
 
-    /// How long a token opens after sealing.
-    pub fn ttl(&self) -> Duration {
-        self.ttl
-    }
-
-    /// The clock skew allowed (see [`with_clock_skew`](Self::with_clock_skew)).
-    pub fn clock_skew(&self) -> Duration {
-        self.skew
-    }
-
     /// Seals `payload` (as JSON) for `binding` with the current key, expiring after
     /// the TTL.
     pub fn seal<T: Serialize + ?Sized>(
@@ -730,6 +720,25 @@ impl Sealer {
     ) -> Result<T, SealError> {
         let (body, payload) = self.open_bytes_at(binding, token, now)?;
         serde_json::from_slice(&body[payload]).map_err(SealError::Payload)
+    }
+
+    /// [`open`](Self::open), with the token's time of sealing and its expiry (seconds
+    /// since the Unix epoch).
+    pub(crate) fn open_stamped<T: DeserializeOwned>(
+        &self,
+        binding: &Binding,
+        token: &str,
+    ) -> Result<(T, u64, u64), SealError> {
+        let (body, payload) = self.open_bytes_at(binding, token, now())?;
+        let time = |at: usize| {
+            body.get(at..at + 8)
+                .and_then(|b| <[u8; 8]>::try_from(b).ok())
+                .map(u64::from_be_bytes)
+                .ok_or(SealError::Tampered)
+        };
+        let (issued, expires) = (time(NONCE_LEN)?, time(NONCE_LEN + 8)?);
+        let value = serde_json::from_slice(&body[payload]).map_err(SealError::Payload)?;
+        Ok((value, issued, expires))
     }
 
     /// Opens `token` in place: the decrypted body and where the payload's JSON bytes

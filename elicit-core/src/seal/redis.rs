@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
-use super::store::{Redeem, RedeemStore, StoreError};
+use super::store::{Redeem, RedeemStore, Redemption, StoreError};
 
 /// How long one redemption may wait for Redis before the state is refused (2 s).
 pub const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
@@ -73,7 +73,7 @@ impl RedisStore {
 }
 
 impl RedeemStore for RedisStore {
-    fn redeem<'a>(&'a self, id: &'a str, expires_at: u64) -> Redeem<'a> {
+    fn redeem<'a>(&'a self, id: &'a str, _issued_at: u64, expires_at: u64) -> Redeem<'a> {
         Box::pin(async move {
             let mut connection = self.connection.clone();
             let set: Option<String> = ::redis::cmd("SET")
@@ -87,7 +87,11 @@ impl RedeemStore for RedisStore {
                 .map_err(|e| {
                     StoreError::new("cannot record the redemption in Redis", Some(Box::new(e)))
                 })?;
-            Ok(set.is_some())
+            Ok(if set.is_some() {
+                Redemption::First
+            } else {
+                Redemption::Again
+            })
         })
     }
 }

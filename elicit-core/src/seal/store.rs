@@ -11,39 +11,55 @@
 //!   state redeemed on one is refused on every other.
 //!
 //! ```
-//! use elicit_core::seal::store::{MemoryStore, RedeemStore};
+//! use elicit_core::seal::store::{MemoryStore, RedeemStore, Redemption};
 //!
 //! # async fn run() -> Result<(), elicit_core::seal::store::StoreError> {
 //! let store = MemoryStore::new();
-//! let expires_at = 4_102_444_800; // seconds since the Unix epoch
-//! assert!(store.redeem("Pq3x…", expires_at).await?); // the first time
-//! assert!(!store.redeem("Pq3x…", expires_at).await?); // a replay
+//! // Seconds since the Unix epoch: sealed now, opening for 15 minutes.
+//! let (issued_at, expires_at) = (4_102_444_800, 4_102_445_700);
+//! assert_eq!(store.redeem("Pq3x", issued_at, expires_at).await?, Redemption::First);
+//! assert_eq!(store.redeem("Pq3x", issued_at, expires_at).await?, Redemption::Again); // a replay
 //! # Ok(())
 //! # }
 //! ```
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::hash_map::RandomState;
+use std::collections::{BinaryHeap, HashSet};
 use std::fmt;
 use std::future::Future;
+use std::hash::BuildHasher;
 use std::pin::Pin;
 use std::sync::Mutex;
 
 /// What [`RedeemStore::redeem`] returns.
-pub type Redeem<'a> = Pin<Box<dyn Future<Output = Result<bool, StoreError>> + Send + 'a>>;
+pub type Redeem<'a> = Pin<Box<dyn Future<Output = Result<Redemption, StoreError>> + Send + 'a>>;
+
+/// The outcome of a redemption.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Redemption {
+    /// The first redemption of this id: the state may be used.
+    First,
+    /// The id was redeemed before: a replay, refused.
+    Again,
+    /// The state was sealed before the oldest record the store still keeps (a bounded
+    /// store under more load than it holds): it cannot tell, so the state is refused.
+    TooOld,
+}
 
 /// Records redeemed state ids. Implement it to keep them in a store of your own (a
 /// database, another cache); it must be atomic across every server that shares it.
 pub trait RedeemStore: Send + Sync + fmt::Debug {
-    /// Records `id` as redeemed, to be remembered at least until `expires_at` (seconds
-    /// since the Unix epoch; later the state it names no longer opens). `Ok(true)` the
-    /// first time, `Ok(false)` when `id` was redeemed before. An error refuses the
-    /// state: without the record, single use cannot be promised.
-    fn redeem<'a>(&'a self, id: &'a str, expires_at: u64) -> Redeem<'a>;
+    /// Records `id`, of a state sealed at `issued_at` that opens until `expires_at`
+    /// (seconds since the Unix epoch): [`Redemption::First`] the first time, `Again`
+    /// after. The record must last until `expires_at`; a store that drops records
+    /// earlier answers `TooOld` for every state sealed before what it dropped. An error
+    /// refuses the state: without the record, single use cannot be promised.
+    fn redeem<'a>(&'a self, id: &'a str, issued_at: u64, expires_at: u64) -> Redeem<'a>;
 }
 
-/// Why a store could not record a redemption (unreachable, full). Its message is fit
-/// for a log; the state is refused.
+/// Why a store could not record a redemption (unreachable). Its message is fit for a
+/// log; the state is refused.
 #[derive(Debug)]
 pub struct StoreError {
     message: String,
@@ -81,36 +97,45 @@ impl std::error::Error for StoreError {
     }
 }
 
-/// The most ids a [`MemoryStore`] holds unless told otherwise (1,000,000, about 100 MB
-/// at worst): 1,100 rounds a second for the default 15-minute lifetime of a state.
+/// The most ids a [`MemoryStore`] holds unless told otherwise (1,000,000, about 40 MB
+/// at most): 1,100 rounds a second for the whole 15-minute default lifetime of a state.
 pub const MEMORY_STORE_CAPACITY: usize = 1_000_000;
 
 /// Redeemed ids in this process's memory, each forgotten once its state has expired.
-/// Bounded: past its capacity of live ids, a new redemption is refused (an error) rather
-/// than an old id forgotten early, which would let its state be replayed.
+///
+/// Bounded: each id is kept as a 64-bit keyed hash (a collision, about one in 10¹³
+/// at full capacity, refuses a genuine retry, never lets a replay through). Past its
+/// capacity it forgets the ids closest to expiry early and from then refuses every state sealed
+/// no later than the last one forgotten ([`Redemption::TooOld`]): under overload the
+/// lifetime of states shrinks, and single use holds.
 #[derive(Debug)]
 pub struct MemoryStore {
     capacity: usize,
+    hasher: RandomState,
     inner: Mutex<Live>,
 }
 
 #[derive(Debug, Default)]
 struct Live {
-    ids: HashMap<String, u64>,
-    /// The same ids by expiry, soonest first.
-    by_expiry: BinaryHeap<Reverse<(u64, String)>>,
+    ids: HashSet<u64>,
+    /// The same ids by expiry, soonest first: `(expires_at, issued_at, id)`.
+    by_expiry: BinaryHeap<Reverse<(u64, u64, u64)>>,
+    /// States sealed at or before this time are refused (an id of that time was
+    /// forgotten early).
+    floor: u64,
 }
 
 impl MemoryStore {
-    /// An empty store holding at most [`MEMORY_STORE_CAPACITY`] live ids.
+    /// An empty store holding at most [`MEMORY_STORE_CAPACITY`] ids.
     pub fn new() -> MemoryStore {
         MemoryStore::with_capacity(MEMORY_STORE_CAPACITY)
     }
 
-    /// An empty store holding at most `capacity` live ids.
+    /// An empty store holding at most `capacity` ids (at least 1).
     pub fn with_capacity(capacity: usize) -> MemoryStore {
         MemoryStore {
-            capacity,
+            capacity: capacity.max(1),
+            hasher: RandomState::new(),
             inner: Mutex::new(Live::default()),
         }
     }
@@ -126,37 +151,43 @@ impl MemoryStore {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Live> {
-        // A panic while holding the lock leaves the maps consistent (each step is one
-        // insert or remove), so a poisoned lock is used as it is.
+        // Every step below leaves the record consistent, so a lock poisoned by a panic
+        // elsewhere is used as it is.
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// [`RedeemStore::redeem`] at the time `now`.
-    fn redeem_at(&self, id: &str, expires_at: u64, now: u64) -> Result<bool, StoreError> {
+    fn redeem_at(&self, id: &str, issued_at: u64, expires_at: u64, now: u64) -> Redemption {
+        let key = self.hasher.hash_one(id);
         let mut live = self.lock();
-        while let Some(Reverse((expiry, _))) = live.by_expiry.peek() {
-            if *expiry > now {
-                break;
-            }
-            if let Some(Reverse((_, old))) = live.by_expiry.pop() {
+        while live
+            .by_expiry
+            .peek()
+            .is_some_and(|Reverse((expiry, _, _))| *expiry <= now)
+        {
+            if let Some(Reverse((_, _, old))) = live.by_expiry.pop() {
                 live.ids.remove(&old);
             }
         }
-        if live.ids.contains_key(id) {
-            return Ok(false);
+        if issued_at <= live.floor {
+            return Redemption::TooOld;
         }
-        if live.ids.len() >= self.capacity {
-            return Err(StoreError::new(
-                format!(
-                    "the single-use record is full ({} live states); try again later",
-                    self.capacity
-                ),
-                None,
-            ));
+        if live.ids.contains(&key) {
+            return Redemption::Again;
         }
-        live.ids.insert(id.to_owned(), expires_at);
-        live.by_expiry.push(Reverse((expires_at, id.to_owned())));
-        Ok(true)
+        while live.ids.len() >= self.capacity {
+            let Some(Reverse((_, issued, old))) = live.by_expiry.pop() else {
+                break;
+            };
+            live.ids.remove(&old);
+            live.floor = live.floor.max(issued);
+        }
+        if issued_at <= live.floor {
+            return Redemption::TooOld;
+        }
+        live.ids.insert(key);
+        live.by_expiry.push(Reverse((expires_at, issued_at, key)));
+        Redemption::First
     }
 }
 
@@ -167,39 +198,64 @@ impl Default for MemoryStore {
 }
 
 impl RedeemStore for MemoryStore {
-    fn redeem<'a>(&'a self, id: &'a str, expires_at: u64) -> Redeem<'a> {
-        let result = self.redeem_at(id, expires_at, super::now());
-        Box::pin(std::future::ready(result))
+    fn redeem<'a>(&'a self, id: &'a str, issued_at: u64, expires_at: u64) -> Redeem<'a> {
+        let outcome = self.redeem_at(id, issued_at, expires_at, super::now());
+        Box::pin(std::future::ready(Ok(outcome)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use Redemption::{Again, First, TooOld};
 
     #[test]
     fn an_id_is_redeemed_once_until_it_expires() {
         let store = MemoryStore::new();
-        assert!(store.redeem_at("a", 100, 10).unwrap());
-        assert!(!store.redeem_at("a", 100, 10).unwrap());
-        assert!(store.redeem_at("b", 50, 10).unwrap());
+        assert_eq!(store.redeem_at("a", 5, 100, 10), First);
+        assert_eq!(store.redeem_at("a", 5, 100, 10), Again);
+        assert_eq!(store.redeem_at("b", 5, 50, 10), First);
         assert_eq!(store.len(), 2);
         // Past b's expiry, b is forgotten (its state no longer opens); a is kept.
-        assert!(!store.redeem_at("a", 100, 60).unwrap());
+        assert_eq!(store.redeem_at("a", 5, 100, 60), Again);
         assert_eq!(store.len(), 1);
-        assert!(store.redeem_at("b", 150, 60).unwrap());
+        assert_eq!(store.redeem_at("b", 55, 150, 60), First);
     }
 
     #[test]
-    fn a_full_store_refuses_rather_than_forgets() {
+    fn a_full_store_forgets_the_oldest_and_refuses_states_as_old() {
         let store = MemoryStore::with_capacity(2);
-        assert!(store.redeem_at("a", 100, 0).unwrap());
-        assert!(store.redeem_at("b", 100, 0).unwrap());
-        let err = store.redeem_at("c", 100, 0).unwrap_err();
-        assert!(err.to_string().contains("full (2 live states)"), "{err}");
-        // The ones it holds are still refused, and room comes back with expiry.
-        assert!(!store.redeem_at("a", 100, 0).unwrap());
-        assert!(store.redeem_at("c", 200, 100).unwrap());
-        assert_eq!(store.len(), 1);
+        assert_eq!(store.redeem_at("a", 10, 1000, 20), First);
+        assert_eq!(store.redeem_at("b", 11, 1000, 20), First);
+        // Full: a is forgotten early, so nothing sealed at 10 or before may open.
+        assert_eq!(store.redeem_at("c", 12, 1000, 20), First);
+        assert_eq!(store.len(), 2);
+        assert_eq!(store.redeem_at("a", 10, 1000, 20), TooOld);
+        assert_eq!(store.redeem_at("x", 9, 1000, 20), TooOld);
+        // What it still holds is still refused, and newer states are taken.
+        assert_eq!(store.redeem_at("b", 11, 1000, 20), Again);
+        assert_eq!(store.redeem_at("d", 13, 1000, 20), First);
+        assert_eq!(store.redeem_at("b", 11, 1000, 20), TooOld);
+    }
+
+    /// A million redemptions through a store of ten thousand: memory stays bounded and
+    /// every replay of a recent id is still refused.
+    #[test]
+    fn sustained_load_keeps_it_bounded_and_single_use() {
+        let store = MemoryStore::with_capacity(10_000);
+        for i in 0..1_000_000u64 {
+            let issued = 1_000 + i / 1_000;
+            assert_eq!(
+                store.redeem_at(&i.to_string(), issued, issued + 900, issued),
+                First
+            );
+        }
+        assert!(store.len() <= 10_000);
+        let last = 999_999u64;
+        assert_eq!(
+            store.redeem_at(&last.to_string(), 1_999, 2_899, 1_999),
+            Again
+        );
+        assert_eq!(store.redeem_at("0", 1_000, 1_900, 1_999), TooOld);
     }
 }
