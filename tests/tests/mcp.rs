@@ -1620,3 +1620,86 @@ async fn a_full_single_use_record_refuses_what_it_can_no_longer_tell() {
         "{error}"
     );
 }
+
+/// A wizard, then another question, on 2026-07-28: once the wizard has completed, every
+/// later round replays it from the sealed state to the same outcome.
+#[tokio::test]
+async fn a_completed_wizard_replays_in_later_rounds() {
+    use elicit_core::mcp::{Halt, Session};
+    use elicit_core::wizard::Outcome;
+    use elicit_core::{Elicit, Elicitation};
+    use elicit_examples::ticket::TicketOrder;
+    use rmcp::model::{ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig};
+
+    #[derive(Elicit, serde::Deserialize)]
+    struct Pay {
+        confirm: bool,
+    }
+
+    #[derive(Clone)]
+    struct Then(Elicitor);
+
+    async fn order_then_pay(s: &mut Session) -> Result<CallToolResult, Halt> {
+        let Outcome::Completed(order) = s.wizard::<TicketOrder>(&Cinema::demo()).await? else {
+            return Ok(CallToolResult::success(vec![]));
+        };
+        let paid = matches!(
+            s.ask::<Pay>("Pay now?").await?,
+            Elicitation::Accept(Pay { confirm: true })
+        );
+        Ok(CallToolResult::success(vec![
+            rmcp::model::ContentBlock::text(format!("{} {}", order.seat.seat, paid)),
+        ]))
+    }
+
+    impl ServerHandler for Then {
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        }
+        async fn list_tools(
+            &self,
+            _: Option<PaginatedRequestParams>,
+            _: RequestContext<rmcp::service::RoleServer>,
+        ) -> Result<ListToolsResult, ErrorData> {
+            Ok(ListToolsResult::default())
+        }
+        async fn call_tool(
+            &self,
+            params: CallToolRequestParams,
+            ctx: RequestContext<rmcp::service::RoleServer>,
+        ) -> Result<CallToolResponse, ErrorData> {
+            let mut s = self.0.tool(&ctx, &params)?;
+            let result = order_then_pay(&mut s).await;
+            s.finish(result)
+        }
+    }
+
+    let running = connect(
+        Then(elicitor()),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let answers = [
+        accept(json!({"date": "2025-02-04"})),
+        accept(json!({"seat": "C1"})),
+        accept(json!({"popcorn": false})),
+        accept(json!({"confirm": true})),
+    ];
+    let mut response = round_with(&running, "then", json!({}), None, vec![])
+        .await
+        .unwrap();
+    for answer in answers {
+        let (requests, state) = asked(&response);
+        response = round_with(
+            &running,
+            "then",
+            json!({}),
+            Some(&state),
+            vec![(&requests[0].0, answer)],
+        )
+        .await
+        .unwrap();
+    }
+    assert_eq!(complete_text(&response), "C1 true");
+}

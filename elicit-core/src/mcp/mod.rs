@@ -98,6 +98,7 @@ pub const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
 pub struct Elicitor {
     sealer: Arc<Sealer>,
     store: Arc<dyn RedeemStore>,
+    questions: Arc<QuestionCache>,
     first_round_answers: bool,
     timeout: Option<Duration>,
     attempts: u32,
@@ -124,6 +125,7 @@ impl Elicitor {
         Elicitor {
             sealer: Arc::new(sealer),
             store: Arc::new(MemoryStore::new()),
+            questions: Arc::default(),
             first_round_answers: false,
             timeout: Some(DEFAULT_TIMEOUT),
             attempts: crate::wizard::DEFAULT_ATTEMPTS,
@@ -272,6 +274,7 @@ impl Elicitor {
                 Some(Mrtr {
                     sealer: self.sealer.clone(),
                     store: self.store.clone(),
+                    questions: self.questions.clone(),
                     first_round: request_state.is_none() && self.first_round_answers,
                     binding,
                     saved,
@@ -408,26 +411,92 @@ impl Pending {
     }
 }
 
-/// One question of a round: its key, method and params as sent, and the digest of the
-/// question it stands for.
+/// One question of a round: its key, the digest of the question it stands for, and
+/// the request as sent.
 struct Asked {
     key: String,
-    method: String,
-    params: Value,
     digest: String,
+    request: InputRequest,
 }
 
-/// The digest of a question (its method and params): 128 bits of SHA-256 over the
-/// canonical JSON, base64url.
-fn question_digest(method: &str, params: &Value) -> String {
+/// The digest of a question (its method and params as this server writes them): 128
+/// bits of SHA-256 over the JSON, base64url. The same question from the same code
+/// always has the same digest; a question whose text, schema or options changed has
+/// another.
+fn question_digest(method: &str, params: &impl Serialize) -> String {
     use base64::Engine;
     use sha2::Digest;
-    let mut bytes = Vec::with_capacity(256);
-    bytes.extend_from_slice(method.as_bytes());
-    bytes.push(0);
-    crate::seal::canonical_json(params, &mut bytes);
-    let hash = sha2::Sha256::digest(&bytes);
+    /// Hashes what serde_json writes, without a buffer.
+    struct Hashing(sha2::Sha256);
+    impl std::io::Write for Hashing {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.update(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut hashing = Hashing(sha2::Sha256::new());
+    hashing.0.update(method.as_bytes());
+    hashing.0.update([0]);
+    // Maps, strings and numbers: writing them cannot fail (a failure would only make
+    // the digest differ, and the question be asked again).
+    let _ = serde_json::to_writer(&mut hashing, params);
+    let hash = hashing.0.finalize();
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&hash[..16])
+}
+
+/// The rmcp input requests built lately, by the digest of the request as sent.
+///
+/// rmcp carries an input request as typed structs, which are built by parsing the
+/// request's JSON (its schema into rmcp's schema types): the costliest step of a
+/// stateless round. The questions of a server are few (a form, a wizard step with its
+/// options, a problem above a message), so a request is built once and cloned after.
+/// Bounded: emptied when full.
+#[derive(Debug, Default)]
+struct QuestionCache(std::sync::Mutex<std::collections::HashMap<String, InputRequest>>);
+
+impl QuestionCache {
+    /// Questions kept at most.
+    const CAPACITY: usize = 256;
+
+    /// The request for `method` with the params `params()`, whose digest as sent is
+    /// `digest`.
+    fn get_or_build(
+        &self,
+        method: &str,
+        digest: &str,
+        params: impl FnOnce() -> Value,
+    ) -> Result<InputRequest, Halt> {
+        let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(request) = cache.get(digest) {
+            return Ok(request.clone());
+        }
+        let request = build_input_request(method, params()).map_err(|e| {
+            Halt::Error(McpError::internal_error(
+                format!("cannot build the {method} input request: {e}"),
+                None,
+            ))
+        })?;
+        if cache.len() >= Self::CAPACITY {
+            cache.clear();
+        }
+        cache.insert(digest.to_owned(), request.clone());
+        Ok(request)
+    }
+}
+
+/// rmcp's typed input request for `method` and `params`.
+fn build_input_request(method: &str, params: Value) -> Result<InputRequest, serde_json::Error> {
+    let envelope = serde_json::json!({ "method": method, "params": params });
+    // The variant is known from the method: no trial of each in turn.
+    Ok(match method {
+        "elicitation/create" => InputRequest::Elicitation(serde_json::from_value(envelope)?),
+        "sampling/createMessage" => InputRequest::CreateMessage(serde_json::from_value(envelope)?),
+        "roots/list" => InputRequest::ListRoots(serde_json::from_value(envelope)?),
+        _ => serde_json::from_value(envelope)?,
+    })
 }
 
 /// The id and times of a state not yet redeemed.
@@ -440,6 +509,7 @@ struct Unredeemed {
 struct Mrtr {
     sealer: Arc<Sealer>,
     store: Arc<dyn RedeemStore>,
+    questions: Arc<QuestionCache>,
     /// Answers of a first call are read ([`Elicitor::with_first_round_answers`]).
     first_round: bool,
     binding: Binding,
@@ -761,6 +831,33 @@ impl Session {
         &self.call_id
     }
 
+    /// The question `key` of this round, pinned by `digest`: `method` with `params`
+    /// as sent (whose digest is `sent`; the same as `digest` unless a problem is shown
+    /// above the message).
+    fn asked(
+        &self,
+        key: String,
+        digest: String,
+        method: &str,
+        sent: &str,
+        params: impl FnOnce() -> Value,
+    ) -> Result<Asked, Halt> {
+        let request = match &self.mrtr {
+            Some(m) => m.questions.get_or_build(method, sent, params)?,
+            None => build_input_request(method, params()).map_err(|e| {
+                Halt::Error(McpError::internal_error(
+                    format!("cannot build the {method} input request: {e}"),
+                    None,
+                ))
+            })?,
+        };
+        Ok(Asked {
+            key,
+            digest,
+            request,
+        })
+    }
+
     /// Redeems the state this retry brought, before anything is read from it: the
     /// first redemption wins, a replay (here or on a replica sharing the store) is
     /// refused.
@@ -972,19 +1069,20 @@ impl Session {
                 Err(e) => return Err(AskError::Answer(e).into()),
             }
         }
-        let request = params(problem.as_deref());
+        let sent = match &problem {
+            Some(problem) => question_digest("elicitation/create", &params(Some(problem))),
+            None => digest.clone(),
+        };
+        let asked = self.asked(key_for(failed), digest, "elicitation/create", &sent, || {
+            params(problem.as_deref())
+        })?;
         self.suspend(
             Pending {
                 failed,
                 problem,
                 ..Pending::new(index)
             },
-            vec![Asked {
-                key: key_for(failed),
-                method: "elicitation/create".to_owned(),
-                params: request,
-                digest,
-            }],
+            vec![asked],
         )
     }
 
@@ -1032,10 +1130,10 @@ impl Session {
         .with_strictness(self.strictness);
         let mut answered = false;
         loop {
-            let before = flow.state().clone();
             match self.poll(&mut flow, ctx)? {
                 Poll::Done(outcome) => {
                     // The state before the final poll replays to the same outcome.
+                    let before = flow.into_state().before_completion();
                     let snapshot = serde_json::to_value(&before)
                         .map_err(|e| Halt::Error(McpError::internal_error(e.to_string(), None)))?;
                     self.log(snapshot);
@@ -1047,8 +1145,7 @@ impl Session {
                         request.step().index,
                         request.attempt()
                     );
-                    let params = params_value(&request);
-                    let digest = question_digest("elicitation/create", &params);
+                    let digest = question_digest("elicitation/create", &request.params());
                     if !answered && let Some(result) = self.response(index, &key, &digest) {
                         answered = true;
                         let (action, content) = split_result_owned(result)
@@ -1057,17 +1154,16 @@ impl Session {
                             .map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
                         continue;
                     }
+                    let sent = digest.clone();
+                    let asked = self.asked(key, digest, "elicitation/create", &sent, || {
+                        params_value(&request)
+                    })?;
                     return self.suspend(
                         Pending {
                             wizard: Some(flow.into_state()),
                             ..Pending::new(index)
                         },
-                        vec![Asked {
-                            key,
-                            method: "elicitation/create".to_owned(),
-                            params,
-                            digest,
-                        }],
+                        vec![asked],
                     );
                 }
             }
@@ -1123,15 +1219,9 @@ impl Session {
             self.log(result_value(answer.action, None));
             return Ok(answer);
         }
-        self.suspend(
-            Pending::new(index),
-            vec![Asked {
-                key,
-                method: "elicitation/create".to_owned(),
-                params,
-                digest,
-            }],
-        )
+        let sent = digest.clone();
+        let asked = self.asked(key, digest, "elicitation/create", &sent, || params)?;
+        self.suspend(Pending::new(index), vec![asked])
     }
 
     /// Tells the client that the URL-mode elicitation `elicitation_id` is complete
@@ -1196,15 +1286,9 @@ impl Session {
             self.log(result.clone());
             return Ok(result);
         }
-        self.suspend(
-            Pending::new(index),
-            vec![Asked {
-                key,
-                method: method.to_owned(),
-                params,
-                digest,
-            }],
-        )
+        let sent = digest.clone();
+        let asked = self.asked(key, digest, method, &sent, || params)?;
+        self.suspend(Pending::new(index), vec![asked])
     }
 
     /// Several questions at once: on 2026-07-28 they travel in **one** `input_required`
@@ -1335,12 +1419,8 @@ impl Session {
                 }
                 _ => params,
             };
-            missing.push(Asked {
-                key: key.to_owned(),
-                method: method.to_owned(),
-                params,
-                digest,
-            });
+            let sent = question_digest(method, &params);
+            missing.push(self.asked(key.to_owned(), digest, method, &sent, || params)?);
         }
         if missing.is_empty() {
             let mut results = Vec::with_capacity(inputs.len());
@@ -1514,22 +1594,11 @@ impl Session {
         let mut out = InputRequests::new();
         for Asked {
             key,
-            method,
-            params,
             digest,
+            request,
         } in requests
         {
             pending.asked.insert(key.clone(), digest);
-            let request: InputRequest = serde_json::from_value(serde_json::json!({
-                "method": method,
-                "params": params,
-            }))
-            .map_err(|e| {
-                Halt::Error(McpError::internal_error(
-                    format!("cannot build the {method} input request: {e}"),
-                    None,
-                ))
-            })?;
             out.insert(key, request);
         }
         if let Some(m) = &mut self.mrtr {

@@ -95,6 +95,16 @@ impl WizardState {
         self.end.is_some()
     }
 
+    /// This state as it was before the poll that completed it: restored and polled, it
+    /// completes again (a completed state itself does not poll). Other states are
+    /// unchanged: a poll does not change them.
+    pub(crate) fn before_completion(mut self) -> WizardState {
+        if self.end == Some(End::Completed) {
+            self.end = None;
+        }
+        self
+    }
+
     /// The state of a flow of `W` at its first step.
     pub(super) fn new<W: Wizard>() -> WizardState {
         WizardState {
