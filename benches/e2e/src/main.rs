@@ -226,15 +226,18 @@ async fn bench(cli: &Cli, pinned: bool) -> Result<String, String> {
 
     let mut memories = Vec::new();
     if !cli.no_memory {
-        let mut targets = vec![("elicit", elicit(&[]))];
+        // The growth run keeps the default session cap; the per-session and
+        // per-question runs raise it, so that every one of their sessions stays live.
+        let mut targets = vec![("elicit", elicit(&[]), elicit(&["--max-sessions", "100000"]))];
         if let Some(py) = python("stateful") {
-            targets.push(("Python SDK", py));
+            targets.push(("Python SDK", py.clone(), py));
         }
-        for (label, launch) in targets {
+        for (label, launch, uncapped) in targets {
             eprintln!("== {label}: memory runs (2025-11-25 sessions)");
             let server = Server::start(&launch, label).await?;
             let initializes = memory::initializes(&server, cli.initializes, MEMORY_WORKERS).await;
             drop(server);
+            let launch = uncapped;
             let server = Server::start(&launch, label).await?;
             let idle =
                 memory::idle_sessions(&server, cli.sessions, WARM_ITEMS, MEMORY_WORKERS).await;

@@ -15,7 +15,7 @@
 //! | [`allowed_hosts`](HttpOptions::allowed_host) | `localhost`, `127.0.0.1`, `::1` (any port) | other `Host` headers get `403` (DNS rebinding); add a proxy's name with [`allowed_host`](HttpOptions::allowed_host) |
 //! | [`allowed_origins`](HttpOptions::allowed_origin) | `http(s)://localhost`, `127.0.0.1`, `[::1]` (any port) | a request with another `Origin` gets `403`; a request without `Origin` passes |
 //! | [`session_idle_timeout`](HttpOptions::session_idle_timeout) | 300 s | a push-era session (2025-06-18, 2025-11-25) unused this long is closed |
-//! | [`max_sessions`](HttpOptions::max_sessions) | 1024 | a new session past the cap closes the oldest live one first |
+//! | [`max_sessions`](HttpOptions::max_sessions) | 512 | a new session past the cap closes the oldest live one first |
 //! | [`bearer_token`](HttpOptions::bearer_token) | none: no authentication | with tokens, a request without a listed `Authorization: Bearer` token gets `401`; the token's [`Principal`] is what sealed state is bound to |
 //!
 //! A JSON POST whose body is not a JSON-RPC message is answered `400` with a JSON-RPC
@@ -56,8 +56,9 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// The default of [`HttpOptions::session_idle_timeout`].
 pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// The default of [`HttpOptions::max_sessions`].
-pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+/// The default of [`HttpOptions::max_sessions`]: 512 live push-era sessions, about
+/// 62 KB each (mostly the channels rmcp opens per session), so at most some 32 MB.
+pub const DEFAULT_MAX_SESSIONS: usize = 512;
 
 /// The `Host` names accepted by default: loopback only, any port.
 const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -207,7 +208,7 @@ impl HttpOptions {
         self
     }
 
-    /// How many push-era sessions may be live at once (default 1024, at least 1): a
+    /// How many push-era sessions may be live at once (default 512, at least 1): a
     /// new session past the cap closes the oldest live one first.
     pub fn max_sessions(mut self, max: usize) -> HttpOptions {
         self.max_sessions = max.max(1);

@@ -38,6 +38,10 @@ pub struct ServerArgs {
     /// sealed state is bound to the token's principal.
     #[arg(long, value_name = "PATH")]
     pub auth_token_file: Option<std::path::PathBuf>,
+    /// With --http: how many push-era (2025-06-18, 2025-11-25) sessions may be live at
+    /// once; a new one past the cap closes the oldest (default 512).
+    #[arg(long, value_name = "N")]
+    pub max_sessions: Option<usize>,
     /// Record redeemed states in this Redis (redis://HOST:PORT/), shared by replicas:
     /// a state used on one is refused on every other (else in this process's memory).
     #[arg(long, value_name = "URL")]
@@ -78,6 +82,9 @@ impl ServerArgs {
         }
         for origin in &self.allowed_origin {
             options = options.allowed_origin(origin.clone());
+        }
+        if let Some(max) = self.max_sessions {
+            options = options.max_sessions(max);
         }
         if let Some(path) = &self.auth_token_file {
             let text = std::fs::read_to_string(path)
