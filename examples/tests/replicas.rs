@@ -5,6 +5,10 @@
 //! the other sealed. A third process with another key refuses that state, and a state
 //! replayed against another tool or other arguments is refused too.
 //!
+//! Two more replicas started with `--redis` (a `redis-server` of the test's own) share
+//! the single-use record and the seats: a state redeemed on one is refused on the
+//! other, and one seat booked on both at once is sold once.
+//!
 //! Every request is a plain HTTP POST to `127.0.0.1`, with a timeout; the child
 //! processes are killed when the test ends, pass or fail.
 
@@ -41,9 +45,15 @@ struct Replica {
 
 impl Replica {
     fn start(name: &'static str, keys: Keys<'_>) -> Replica {
+        Replica::start_with(name, keys, &[])
+    }
+
+    /// [`start`](Self::start) with more arguments.
+    fn start_with(name: &'static str, keys: Keys<'_>, extra: &[&str]) -> Replica {
         let mut command = Command::new(env!("CARGO_BIN_EXE_ticket-booking"));
         command
             .args(["--http", "127.0.0.1:0"])
+            .args(extra)
             // The demo's shows counted from a pinned day: 2025-02-01 sold out,
             // 2025-02-03 and 2025-02-04 with seats.
             .args(["--today", "2025-01-31"])
@@ -518,4 +528,131 @@ fn a_hundred_concurrent_calls_each_get_their_own_round() {
         .map(|c| c.join().expect("no call failed"))
         .collect();
     assert_eq!(states.len(), 100, "every call sealed a state of its own");
+}
+
+/// A `redis-server` of this test on a free loopback port, without persistence, killed
+/// on drop; `None` (saying so) where it is not installed, except under CI.
+struct Redis {
+    child: Child,
+    url: String,
+}
+
+impl Redis {
+    fn start() -> Option<Redis> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let spawned = Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let child = match spawned {
+            Ok(child) => child,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let why = "redis-server is not installed (Debian: apt-get install redis-server)";
+                let required = ["CI", "ELICIT_REQUIRE_REDIS"]
+                    .iter()
+                    .any(|v| std::env::var_os(v).is_some());
+                assert!(!required, "{why}");
+                eprintln!("skipped: {why}");
+                return None;
+            }
+            Err(e) => panic!("redis-server does not start: {e}"),
+        };
+        let redis = Redis {
+            child,
+            url: format!("redis://127.0.0.1:{port}/"),
+        };
+        let deadline = Instant::now() + START_LIMIT;
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not listen");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Some(redis)
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Two `ticket-booking --redis` processes: a state redeemed by one is refused by the
+/// other, and bookings of one seat sent to both at once sell it once.
+#[test]
+fn replicas_started_with_redis_share_single_use_and_seats() {
+    let Some(redis) = Redis::start() else { return };
+    let shared = Keyring::new("redis1", Key::generate())
+        .expect("a valid id")
+        .to_text();
+    let a = Replica::start_with("A", Keys::Env(&shared), &["--redis", &redis.url]);
+    let b = Replica::start_with("B", Keys::Env(&shared), &["--redis", &redis.url]);
+    let mut client = Client::new();
+
+    // ---- a round sealed by A, answered on B, replayed on A
+    let first = client.call(&a, "book_tickets", json!({}), None);
+    let asked = question(&first).expect("the date question");
+    let responses =
+        json!({ asked.key.clone(): {"action": "accept", "content": {"date": "2025-02-03"}} });
+    let retry = Some((&responses, asked.state.as_str()));
+    let on_b = client.call(&b, "book_tickets", json!({}), retry);
+    assert!(question(&on_b).is_some(), "B asks the seat: {on_b}");
+    let refused = error_message(&client.call(&a, "book_tickets", json!({}), retry));
+    assert_eq!(
+        refused,
+        "the requestState of this retry was refused: it was used before (each state is good \
+         for one retry); call the tool again without it"
+    );
+
+    // ---- six bookings of seat A2 on 2025-02-03, alternating replicas, each round
+    // interleaved with the others'
+    let mut flows: Vec<Option<Question>> = (0..6)
+        .map(|i| {
+            let replica = if i % 2 == 0 { &a } else { &b };
+            question(&client.call(replica, "book_tickets", json!({}), None))
+        })
+        .collect();
+    let mut texts = Vec::new();
+    for round in 0..12 {
+        for (i, flow) in flows.iter_mut().enumerate() {
+            let Some(asked) = flow.take() else { continue };
+            let fields = &asked.schema["properties"];
+            let content = if fields.get("date").is_some() {
+                json!({"date": "2025-02-03"})
+            } else if fields.get("seat").is_some() {
+                json!({"seat": "A2"})
+            } else {
+                json!({"popcorn": false})
+            };
+            let responses = json!({ asked.key.clone(): {"action": "accept", "content": content} });
+            let replica = if (i + round) % 2 == 0 { &a } else { &b };
+            let response = client.call(
+                replica,
+                "book_tickets",
+                json!({}),
+                Some((&responses, asked.state.as_str())),
+            );
+            match question(&response) {
+                Some(next) => *flow = Some(next),
+                None => texts.push(
+                    response["result"]["content"][0]["text"]
+                        .as_str()
+                        .unwrap_or_else(|| panic!("a text result: {response}"))
+                        .to_owned(),
+                ),
+            }
+        }
+    }
+    assert_eq!(texts.len(), 6, "every booking ended: {texts:#?}");
+    let booked = texts
+        .iter()
+        .filter(|t| t.starts_with("Booked seat A2 on 2025-02-03"))
+        .count();
+    assert_eq!(booked, 1, "{texts:#?}");
 }
