@@ -5,49 +5,12 @@
 //! without persistence, and stops it at the end. Without it they are skipped, saying so.
 
 use std::hint::black_box;
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use elicit_core::seal::redis::RedisStore;
 use elicit_core::seal::store::{MemoryStore, RedeemStore, Redemption};
-
-/// A `redis-server` of this bench, killed on drop.
-struct Redis(Child, String);
-
-impl Redis {
-    fn start() -> Option<Redis> {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .ok()?
-            .port();
-        let child = Command::new("redis-server")
-            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
-        let redis = Redis(child, format!("redis://127.0.0.1:{port}/"));
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if Instant::now() > deadline {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Some(redis)
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use elicit_examples::redis_server::RedisServer;
 
 fn now() -> u64 {
     SystemTime::now()
@@ -84,14 +47,15 @@ fn single_use(c: &mut Criterion) {
         .build()
         .expect("a runtime");
     redeem_new_ids(c, "single_use/memory", &MemoryStore::new(), &rt);
-    match Redis::start() {
-        Some(redis) => {
+    match RedisServer::start() {
+        Ok(Some(redis)) => {
             let store = rt
-                .block_on(RedisStore::connect(&redis.1))
+                .block_on(RedisStore::connect(redis.url()))
                 .expect("connects to its redis-server");
             redeem_new_ids(c, "single_use/redis", &store, &rt);
         }
-        None => eprintln!("single_use/redis: skipped, redis-server is not installed"),
+        Ok(None) => eprintln!("single_use/redis: skipped, redis-server is not installed"),
+        Err(e) => eprintln!("single_use/redis: skipped, redis-server does not start: {e}"),
     }
 }
 

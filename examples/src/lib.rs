@@ -2,6 +2,7 @@
 
 pub mod clock;
 pub mod forms;
+pub mod redis_server;
 pub mod servers;
 pub mod terminal;
 pub mod ticket;

@@ -19,6 +19,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use elicit_core::seal::{Key, Keyring};
+use elicit_examples::redis_server::RedisServer;
 use serde_json::{Value, json};
 
 /// How long a process may take to start listening.
@@ -530,69 +531,18 @@ fn a_hundred_concurrent_calls_each_get_their_own_round() {
     assert_eq!(states.len(), 100, "every call sealed a state of its own");
 }
 
-/// A `redis-server` of this test on a free loopback port, without persistence, killed
-/// on drop; `None` (saying so) where it is not installed, except under CI.
-struct Redis {
-    child: Child,
-    url: String,
-}
-
-impl Redis {
-    fn start() -> Option<Redis> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let spawned = Command::new("redis-server")
-            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let child = match spawned {
-            Ok(child) => child,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let why = "redis-server is not installed (Debian: apt-get install redis-server)";
-                let required = ["CI", "ELICIT_REQUIRE_REDIS"]
-                    .iter()
-                    .any(|v| std::env::var_os(v).is_some());
-                assert!(!required, "{why}");
-                eprintln!("skipped: {why}");
-                return None;
-            }
-            Err(e) => panic!("redis-server does not start: {e}"),
-        };
-        let redis = Redis {
-            child,
-            url: format!("redis://127.0.0.1:{port}/"),
-        };
-        let deadline = Instant::now() + START_LIMIT;
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "redis-server did not listen");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Some(redis)
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Two `ticket-booking --redis` processes: a state redeemed by one is refused by the
 /// other, and bookings of one seat sent to both at once sell it once.
 #[test]
 fn replicas_started_with_redis_share_single_use_and_seats() {
-    let Some(redis) = Redis::start() else { return };
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
     let shared = Keyring::new("redis1", Key::generate())
         .expect("a valid id")
         .to_text();
-    let a = Replica::start_with("A", Keys::Env(&shared), &["--redis", &redis.url]);
-    let b = Replica::start_with("B", Keys::Env(&shared), &["--redis", &redis.url]);
+    let a = Replica::start_with("A", Keys::Env(&shared), &["--redis", redis.url()]);
+    let b = Replica::start_with("B", Keys::Env(&shared), &["--redis", redis.url()]);
     let mut client = Client::new();
 
     // ---- a round sealed by A, answered on B, replayed on A

@@ -9,15 +9,14 @@
 //! installing the package) they fail instead of skipping.
 
 use std::collections::BTreeMap;
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use elicit_core::mcp::Elicitor;
 use elicit_core::seal::redis::RedisStore;
 use elicit_core::seal::store::{RedeemStore, Redemption};
 use elicit_core::seal::{Key, Keyring, Sealer};
+use elicit_examples::redis_server::RedisServer;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
 use rmcp::model::{
@@ -31,74 +30,13 @@ use serde_json::{Value, json};
 /// A time of sealing for the redemptions below (2025-01-01).
 const NOW: u64 = 1_735_689_600;
 
-/// How long redis-server may take to accept connections.
-const START_LIMIT: Duration = Duration::from_secs(10);
-
-/// A `redis-server` of this test, killed on drop.
-struct Redis {
-    child: Child,
-    url: String,
-}
-
-impl Redis {
-    /// Starts one, or `None` (after saying why) when it is not installed here.
-    fn start() -> Option<Redis> {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let child = Command::new("redis-server")
-            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-            .args([
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--protected-mode",
-                "yes",
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let child = match child {
-            Ok(child) => child,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let why = "redis-server is not installed (Debian: apt-get install redis-server)";
-                let required = ["CI", "ELICIT_REQUIRE_REDIS"]
-                    .iter()
-                    .any(|v| std::env::var_os(v).is_some());
-                assert!(!required, "{why}");
-                eprintln!("skipped: {why}");
-                return None;
-            }
-            Err(e) => panic!("redis-server does not start: {e}"),
-        };
-        let redis = Redis {
-            child,
-            url: format!("redis://127.0.0.1:{port}/"),
-        };
-        let deadline = Instant::now() + START_LIMIT;
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "redis-server did not listen");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Some(redis)
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[tokio::test]
 async fn a_redeemed_id_is_refused_by_every_connection() {
-    let Some(redis) = Redis::start() else { return };
-    let one = RedisStore::connect(&redis.url).await.unwrap();
-    let two = RedisStore::connect(&redis.url).await.unwrap();
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let one = RedisStore::connect(redis.url()).await.unwrap();
+    let two = RedisStore::connect(redis.url()).await.unwrap();
     let far = 4_102_444_800; // 2100-01-01
     assert_eq!(
         one.redeem("round-1", NOW, far).await.unwrap(),
@@ -140,8 +78,10 @@ async fn a_redeemed_id_is_refused_by_every_connection() {
 
 #[tokio::test]
 async fn an_unreachable_redis_refuses_the_state() {
-    let Some(redis) = Redis::start() else { return };
-    let store = RedisStore::connect(&redis.url).await.unwrap();
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let store = RedisStore::connect(redis.url()).await.unwrap();
     drop(redis);
     let err = store.redeem("round", NOW, 4_102_444_800).await.unwrap_err();
     assert!(
@@ -220,15 +160,17 @@ fn asked(response: &CallToolResponse) -> (String, String) {
 
 #[tokio::test]
 async fn a_state_redeemed_on_one_replica_is_refused_on_the_other() {
-    let Some(redis) = Redis::start() else { return };
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
     let key = Key::generate();
     let replica = |store: RedisStore| {
         let elicitor =
             Elicitor::new(Sealer::new(Keyring::new("k1", key.clone()).unwrap())).with_store(store);
         TicketServer::new(elicitor, Arc::new(Mutex::new(Cinema::demo())))
     };
-    let a = connect(replica(RedisStore::connect(&redis.url).await.unwrap())).await;
-    let b = connect(replica(RedisStore::connect(&redis.url).await.unwrap())).await;
+    let a = connect(replica(RedisStore::connect(redis.url()).await.unwrap())).await;
+    let b = connect(replica(RedisStore::connect(redis.url()).await.unwrap())).await;
 
     let first = round(&a, None, None).await.unwrap();
     let (question, state) = asked(&first);
@@ -289,13 +231,17 @@ async fn book(running: &RunningService<RoleClient, Quiet>, date: &str, seat: &st
 #[tokio::test]
 async fn replicas_sharing_a_redis_inventory_sell_each_seat_once() {
     use elicit_examples::servers::inventory::Inventory;
-    let Some(redis) = Redis::start() else { return };
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
     let key = Key::generate();
     let mut replicas = Vec::new();
     for _ in 0..2 {
         let elicitor = Elicitor::new(Sealer::new(Keyring::new("k1", key.clone()).unwrap()))
-            .with_store(RedisStore::connect(&redis.url).await.unwrap());
-        let inventory = Inventory::redis(&redis.url, &Cinema::demo()).await.unwrap();
+            .with_store(RedisStore::connect(redis.url()).await.unwrap());
+        let inventory = Inventory::redis(redis.url(), &Cinema::demo())
+            .await
+            .unwrap();
         replicas.push(Arc::new(
             connect(TicketServer::with_inventory(elicitor, inventory)).await,
         ));
@@ -326,7 +272,7 @@ async fn replicas_sharing_a_redis_inventory_sell_each_seat_once() {
             "{text}"
         );
     }
-    let left = Inventory::redis(&redis.url, &Cinema::default())
+    let left = Inventory::redis(redis.url(), &Cinema::default())
         .await
         .unwrap()
         .snapshot()
