@@ -141,6 +141,49 @@ async fn connect<S: ServerHandler + Send + 'static>(
     }
 }
 
+/// The body of a one-tool test server: runs with the call's `Session`.
+type Body = for<'a> fn(
+    &'a mut elicit_core::mcp::Session,
+) -> std::pin::Pin<
+    Box<
+        dyn std::future::Future<Output = Result<CallToolResult, elicit_core::mcp::Halt>>
+            + Send
+            + 'a,
+    >,
+>;
+
+/// A server whose every tool call runs `body` in a session of its `Elicitor`.
+#[derive(Clone)]
+struct OneTool(Elicitor, Body);
+
+impl ServerHandler for OneTool {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        rmcp::model::ServerConfig::new(
+            rmcp::model::ServerCapabilities::builder()
+                .enable_tools()
+                .build(),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<rmcp::model::PaginatedRequestParams>,
+        _: RequestContext<rmcp::service::RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, ErrorData> {
+        Ok(rmcp::model::ListToolsResult::default())
+    }
+
+    async fn call_tool(
+        &self,
+        params: CallToolRequestParams,
+        ctx: RequestContext<rmcp::service::RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let mut s = self.0.tool(&ctx, &params)?;
+        let result = (self.1)(&mut s).await;
+        s.finish(result)
+    }
+}
+
 fn elicitor() -> Elicitor {
     Elicitor::new(Sealer::new(Keyring::new("k1", Key::generate()).unwrap()))
 }
@@ -849,16 +892,12 @@ async fn url_mode_needs_the_capability() {
 async fn mrtr_named_keys() {
     use elicit_core::mcp::{Halt, Session};
     use elicit_core::{Elicit, Elicitation};
-    use rmcp::model::{ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig};
 
     #[derive(Elicit, serde::Deserialize)]
     struct Name {
         #[elicit(min_length = 1)]
         name: String,
     }
-
-    #[derive(Clone)]
-    struct Greeter(Elicitor);
 
     async fn greet(s: &mut Session) -> Result<CallToolResult, Halt> {
         Ok(match s.ask_as::<Name>("user_name", "Your name?").await? {
@@ -872,30 +911,8 @@ async fn mrtr_named_keys() {
         })
     }
 
-    impl ServerHandler for Greeter {
-        fn get_info(&self) -> ServerConfig {
-            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-        }
-        async fn list_tools(
-            &self,
-            _: Option<PaginatedRequestParams>,
-            _: RequestContext<rmcp::service::RoleServer>,
-        ) -> Result<ListToolsResult, ErrorData> {
-            Ok(ListToolsResult::default())
-        }
-        async fn call_tool(
-            &self,
-            params: CallToolRequestParams,
-            ctx: RequestContext<rmcp::service::RoleServer>,
-        ) -> Result<CallToolResponse, ErrorData> {
-            let mut s = self.0.tool(&ctx, &params)?;
-            let result = greet(&mut s).await;
-            s.finish(result)
-        }
-    }
-
     let running = connect(
-        Greeter(elicitor()),
+        OneTool(elicitor(), |s| Box::pin(greet(s))),
         Scripted::new(Era::Mrtr, vec![]),
         Era::Mrtr,
     )
@@ -941,7 +958,9 @@ async fn mrtr_named_keys() {
 
     // A server that opts in (a test harness) reads them, and ignores the extra keys.
     let harness = connect(
-        Greeter(elicitor().with_first_round_answers(true)),
+        OneTool(elicitor().with_first_round_answers(true), |s| {
+            Box::pin(greet(s))
+        }),
         Scripted::new(Era::Mrtr, vec![]),
         Era::Mrtr,
     )
@@ -960,10 +979,6 @@ async fn mrtr_named_keys() {
 async fn a_form_built_at_run_time() {
     use elicit_core::client::read_schema;
     use elicit_core::mcp::{Halt, Input, InputAnswer, Session};
-    use rmcp::model::{ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig};
-
-    #[derive(Clone)]
-    struct Seats(Elicitor);
 
     async fn seats(s: &mut Session) -> Result<CallToolResult, Halt> {
         // Read from configuration, say: not a type known at compile time.
@@ -995,32 +1010,15 @@ async fn a_form_built_at_run_time() {
         ]))
     }
 
-    impl ServerHandler for Seats {
-        fn get_info(&self) -> ServerConfig {
-            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-        }
-        async fn list_tools(
-            &self,
-            _: Option<PaginatedRequestParams>,
-            _: RequestContext<rmcp::service::RoleServer>,
-        ) -> Result<ListToolsResult, ErrorData> {
-            Ok(ListToolsResult::default())
-        }
-        async fn call_tool(
-            &self,
-            params: CallToolRequestParams,
-            ctx: RequestContext<rmcp::service::RoleServer>,
-        ) -> Result<CallToolResponse, ErrorData> {
-            let mut s = self.0.tool(&ctx, &params)?;
-            let result = seats(&mut s).await;
-            s.finish(result)
-        }
-    }
-
     for era in ALL_ERAS {
         let answers = vec![accept(json!({"seats": 9})), accept(json!({"seats": 2}))];
         let client = Scripted::new(era, answers);
-        let running = connect(Seats(elicitor()), client.clone(), era).await;
+        let running = connect(
+            OneTool(elicitor(), |s| Box::pin(seats(s))),
+            client.clone(),
+            era,
+        )
+        .await;
         let result = tokio::time::timeout(LIMIT, running.call_tool(call("seats", json!({}))))
             .await
             .expect("bounded")
@@ -1629,15 +1627,11 @@ async fn a_completed_wizard_replays_in_later_rounds() {
     use elicit_core::wizard::Outcome;
     use elicit_core::{Elicit, Elicitation};
     use elicit_examples::ticket::TicketOrder;
-    use rmcp::model::{ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig};
 
     #[derive(Elicit, serde::Deserialize)]
     struct Pay {
         confirm: bool,
     }
-
-    #[derive(Clone)]
-    struct Then(Elicitor);
 
     async fn order_then_pay(s: &mut Session) -> Result<CallToolResult, Halt> {
         let Outcome::Completed(order) = s.wizard::<TicketOrder>(&Cinema::demo()).await? else {
@@ -1652,30 +1646,8 @@ async fn a_completed_wizard_replays_in_later_rounds() {
         ]))
     }
 
-    impl ServerHandler for Then {
-        fn get_info(&self) -> ServerConfig {
-            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-        }
-        async fn list_tools(
-            &self,
-            _: Option<PaginatedRequestParams>,
-            _: RequestContext<rmcp::service::RoleServer>,
-        ) -> Result<ListToolsResult, ErrorData> {
-            Ok(ListToolsResult::default())
-        }
-        async fn call_tool(
-            &self,
-            params: CallToolRequestParams,
-            ctx: RequestContext<rmcp::service::RoleServer>,
-        ) -> Result<CallToolResponse, ErrorData> {
-            let mut s = self.0.tool(&ctx, &params)?;
-            let result = order_then_pay(&mut s).await;
-            s.finish(result)
-        }
-    }
-
     let running = connect(
-        Then(elicitor()),
+        OneTool(elicitor(), |s| Box::pin(order_then_pay(s))),
         Scripted::new(Era::Mrtr, vec![]),
         Era::Mrtr,
     )
