@@ -80,6 +80,9 @@ use crate::wizard::{Flow, Outcome, Poll, Request, Wizard, WizardError, WizardSta
 
 #[cfg(feature = "http")]
 pub mod http;
+mod tools;
+
+pub use tools::Tools;
 
 /// How long a push-mode question waits for the person to answer, unless the
 /// [`Elicitor`] says otherwise. A person reads and fills a form: not seconds.
@@ -199,9 +202,10 @@ impl Elicitor {
         let binding = Binding::new(principal, "tools/call", &params.name, &args);
         self.session(
             ctx,
-            binding,
+            Some(binding),
             params.request_state.as_deref(),
-            params.input_responses.as_ref(),
+            params.input_responses.clone(),
+            None,
         )
     }
 
@@ -230,23 +234,27 @@ impl Elicitor {
         let binding = Binding::new(principal, "prompts/get", &params.name, &args);
         self.session(
             ctx,
-            binding,
+            Some(binding),
             params.request_state.as_deref(),
-            params.input_responses.as_ref(),
+            params.input_responses.clone(),
+            None,
         )
     }
 
+    /// A session for the call of `ctx`. `binding` is what its state is bound to (needed
+    /// on 2026-07-28 only: see [`revision_of`]); `reply` is where a routed call's
+    /// `input_required` result is handed back ([`Tools`]).
     fn session(
         &self,
         ctx: &RequestContext<RoleServer>,
-        binding: Binding,
+        binding: Option<Binding>,
         request_state: Option<&str>,
-        responses: Option<&BTreeMap<String, Value>>,
+        responses: Option<BTreeMap<String, Value>>,
+        reply: Option<Arc<tools::Reply>>,
     ) -> Result<Session, McpError> {
-        let version = ctx.protocol_version();
-        let revision = version.as_ref().and_then(|v| v.as_str().parse().ok());
-        let mrtr = match revision {
-            Some(r) if Revision::is_stateless(r) => {
+        let revision = revision_of(ctx);
+        let mrtr = match (revision, binding) {
+            (Some(r), Some(binding)) if Revision::is_stateless(r) => {
                 let (saved, unredeemed) = match request_state {
                     Some(token) => {
                         let (saved, issued_at, expires_at) = self
@@ -279,8 +287,14 @@ impl Elicitor {
                     binding,
                     saved,
                     unredeemed,
-                    responses: responses.cloned().unwrap_or_default(),
+                    responses: responses.unwrap_or_default(),
                 })
+            }
+            (Some(r), None) if Revision::is_stateless(r) => {
+                return Err(McpError::internal_error(
+                    "a 2026-07-28 session needs what its state is bound to",
+                    None,
+                ));
             }
             _ => None,
         };
@@ -302,8 +316,17 @@ impl Elicitor {
             cursor: 0,
             call_id,
             mrtr,
+            reply,
         })
     }
+}
+
+/// The negotiated revision of the call's connection (per request on 2026-07-28), when
+/// it is one elicitation knows.
+fn revision_of(ctx: &RequestContext<RoleServer>) -> Option<Revision> {
+    ctx.protocol_version()
+        .as_ref()
+        .and_then(|v| v.as_str().parse().ok())
 }
 
 /// Who made a request, as the server's authentication established it. Sealed state
@@ -413,7 +436,7 @@ impl Pending {
 
 /// One question of a round: its key, the digest of the question it stands for, and
 /// the request as sent.
-struct Asked {
+struct RoundQuestion {
     key: String,
     digest: String,
     request: InputRequest,
@@ -534,6 +557,8 @@ pub struct Session {
     cursor: usize,
     call_id: String,
     mrtr: Option<Mrtr>,
+    /// Where a call routed by [`Tools`] hands its `input_required` result back.
+    reply: Option<Arc<tools::Reply>>,
 }
 
 impl fmt::Debug for Session {
@@ -638,13 +663,16 @@ impl From<AskError> for McpError {
 }
 
 /// Why a tool body stopped before its result: it is waiting for input (2026-07-28),
-/// a question failed, or the tool failed for its own reasons. [`Session::finish`] turns
-/// it into the right response; `?` on any ask propagates it.
+/// a question failed, or the tool failed for its own reasons. `?` on any ask
+/// propagates it; a `#[tool]` method routed by [`Tools`] returns it as is
+/// ([`Asked`]), and [`Session::finish`] turns it into the response of a hand-written
+/// `call_tool`.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Halt {
-    /// The call needs answers first (2026-07-28): an `input_required` result.
-    InputRequired(Box<InputRequests>),
+    /// The call needs answers first (2026-07-28): an `input_required` result, its
+    /// state sealed, ready to send.
+    InputRequired(Box<InputRequired>),
     /// A question could not be asked or answered.
     Ask(AskError),
     /// The tool's own error.
@@ -663,6 +691,17 @@ impl From<McpError> for Halt {
     }
 }
 
+impl Halt {
+    /// The `input_required` result to send, or the JSON-RPC error.
+    fn into_response(self) -> Result<InputRequiredResult, McpError> {
+        match self {
+            Halt::InputRequired(r) => Ok(r.result),
+            Halt::Ask(e) => Err(e.into()),
+            Halt::Error(e) => Err(e),
+        }
+    }
+}
+
 impl fmt::Display for Halt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -670,6 +709,31 @@ impl fmt::Display for Halt {
             Halt::Ask(e) => e.fmt(f),
             Halt::Error(e) => e.message.fmt(f),
         }
+    }
+}
+
+/// What a `#[tool]` method that asks returns: its result, or the [`Halt`] that stopped
+/// it (see [`Tools`]).
+pub type Asked<T> = Result<T, Halt>;
+
+/// An `input_required` result (2026-07-28): the questions of a round and the sealed
+/// state of the call, ready to send.
+#[derive(Debug)]
+pub struct InputRequired {
+    result: InputRequiredResult,
+    /// Where a call routed by [`Tools`] takes it.
+    reply: Option<Arc<tools::Reply>>,
+}
+
+impl InputRequired {
+    /// How many questions the round asks.
+    pub fn len(&self) -> usize {
+        self.result.input_requests.as_ref().map_or(0, |r| r.len())
+    }
+
+    /// Whether the round asks nothing (never true of a round this crate makes).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -841,7 +905,7 @@ impl Session {
         method: &str,
         sent: &str,
         params: impl FnOnce() -> Value,
-    ) -> Result<Asked, Halt> {
+    ) -> Result<RoundQuestion, Halt> {
         let request = match &self.mrtr {
             Some(m) => m.questions.get_or_build(method, sent, params)?,
             None => build_input_request(method, params()).map_err(|e| {
@@ -851,7 +915,7 @@ impl Session {
                 ))
             })?,
         };
-        Ok(Asked {
+        Ok(RoundQuestion {
             key,
             digest,
             request,
@@ -1491,50 +1555,26 @@ impl Session {
     }
 
     /// Turns a tool body's result into the `tools/call` response: the result, an
-    /// `input_required` result with the sealed state, or the error.
+    /// `input_required` result with the sealed state, or the error. For a hand-written
+    /// `call_tool`; tools routed by [`Tools`] return their [`Asked`] result as is.
     pub fn finish(
-        &mut self,
+        &self,
         result: Result<CallToolResult, Halt>,
     ) -> Result<CallToolResponse, McpError> {
         match result {
             Ok(done) => Ok(CallToolResponse::Complete(done)),
-            Err(halt) => self
-                .input_required(halt)
-                .map(CallToolResponse::InputRequired),
+            Err(halt) => halt.into_response().map(CallToolResponse::InputRequired),
         }
     }
 
     /// [`finish`](Self::finish) for a `prompts/get`.
     pub fn finish_prompt(
-        &mut self,
+        &self,
         result: Result<GetPromptResult, Halt>,
     ) -> Result<GetPromptResponse, McpError> {
         match result {
             Ok(done) => Ok(GetPromptResponse::Complete(done)),
-            Err(halt) => self
-                .input_required(halt)
-                .map(GetPromptResponse::InputRequired),
-        }
-    }
-
-    fn input_required(&mut self, halt: Halt) -> Result<InputRequiredResult, McpError> {
-        match halt {
-            Halt::InputRequired(requests) => {
-                let Some(mrtr) = &mut self.mrtr else {
-                    return Err(McpError::internal_error(
-                        "an input request outside a 2026-07-28 call",
-                        None,
-                    ));
-                };
-                mrtr.saved.round = crate::seal::random_id();
-                let token = mrtr
-                    .sealer
-                    .seal(&mrtr.binding, &mrtr.saved)
-                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                Ok(InputRequiredResult::new(Some(*requests), Some(token)))
-            }
-            Halt::Ask(e) => Err(e.into()),
-            Halt::Error(e) => Err(e),
+            Err(halt) => halt.into_response().map(GetPromptResponse::InputRequired),
         }
     }
 
@@ -1590,9 +1630,13 @@ impl Session {
         }
     }
 
-    fn suspend<T>(&mut self, mut pending: Pending, requests: Vec<Asked>) -> Result<T, Halt> {
+    fn suspend<T>(
+        &mut self,
+        mut pending: Pending,
+        requests: Vec<RoundQuestion>,
+    ) -> Result<T, Halt> {
         let mut out = InputRequests::new();
-        for Asked {
+        for RoundQuestion {
             key,
             digest,
             request,
@@ -1601,10 +1645,22 @@ impl Session {
             pending.asked.insert(key.clone(), digest);
             out.insert(key, request);
         }
-        if let Some(m) = &mut self.mrtr {
-            m.saved.pending = Some(pending);
-        }
-        Err(Halt::InputRequired(Box::new(out)))
+        let Some(m) = &mut self.mrtr else {
+            return Err(Halt::Error(McpError::internal_error(
+                "an input request outside a 2026-07-28 call",
+                None,
+            )));
+        };
+        m.saved.pending = Some(pending);
+        m.saved.round = crate::seal::random_id();
+        let token = m
+            .sealer
+            .seal(&m.binding, &m.saved)
+            .map_err(|e| Halt::Error(McpError::internal_error(e.to_string(), None)))?;
+        Err(Halt::InputRequired(Box::new(InputRequired {
+            result: InputRequiredResult::new(Some(out), Some(token)),
+            reply: self.reply.clone(),
+        })))
     }
 
     /// Sends one request to the client and waits for its answer, the timeout, or the

@@ -4,19 +4,20 @@
 //! Round-Trip Requests). Every form is declared with `#[derive(Elicit)]` and every
 //! round goes through [`elicit_core::mcp`]; nothing here writes an elicitation by hand.
 
-use elicit_core::mcp::{Elicitor, Halt, Input, Session};
+use elicit_core::mcp::{Asked, Elicitor, Halt, Input, Session, Tools};
 use elicit_core::{Elicit, Elicitation};
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListToolsResult,
-    PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities, ServerConfig,
+    CallToolResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+    ListPromptsResult, PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::{ErrorData, ServerHandler};
+use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{text, tool};
+use super::text;
 
 /// `test_elicitation`: a user name and an e-mail address.
 #[derive(Debug, Elicit, Deserialize, serde::Serialize)]
@@ -164,14 +165,17 @@ pub struct Context {
 /// The conformance server.
 #[derive(Clone, Debug)]
 pub struct ConformanceServer {
+    tools: Tools<ConformanceServer>,
+    /// For the prompt, which is answered by hand (rmcp routes prompts apart).
     elicitor: Elicitor,
 }
 
-impl ConformanceServer {
-    /// A server sealing MRTR state with `elicitor`'s key.
-    pub fn new(elicitor: Elicitor) -> ConformanceServer {
-        ConformanceServer { elicitor }
-    }
+/// The arguments of `test_elicitation`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct MessageArgs {
+    /// The message above the form
+    #[serde(default)]
+    pub message: Option<String>,
 }
 
 /// `action=accept, content={...}` for a form's outcome.
@@ -217,187 +221,181 @@ fn name_of(answer: Elicitation<Name>) -> Option<String> {
     }
 }
 
+#[tool_router]
 impl ConformanceServer {
-    async fn call(
+    /// A server sealing MRTR state with `elicitor`'s key.
+    pub fn new(elicitor: Elicitor) -> ConformanceServer {
+        ConformanceServer {
+            tools: Tools::new(elicitor.clone(), Self::tool_router()),
+            elicitor,
+        }
+    }
+
+    #[tool(description = "Asks the user for a name and an e-mail address")]
+    async fn test_elicitation(
         &self,
-        s: &mut Session,
-        name: &str,
-        args: Option<&rmcp::model::JsonObject>,
-    ) -> Result<CallToolResult, Halt> {
-        Ok(match name {
-            "test_elicitation" => {
-                let message = args
-                    .and_then(|a| a.get("message"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("Please provide your information");
-                let answer = s.ask::<UserInfo>(message).await?;
-                text(format!("User response: {}", outcome(&answer)))
-            }
-            "test_elicitation_sep1034_defaults" => {
-                let answer = s
-                    .ask::<Defaults>("Please review and update the form fields with defaults")
-                    .await?;
-                text(format!("Elicitation completed: {}", outcome(&answer)))
-            }
-            "test_elicitation_sep1330_enums" => {
-                let answer = s.ask::<Enums>("Please pick from each kind of list").await?;
-                text(format!("Elicitation completed: {}", outcome(&answer)))
-            }
-            "test_input_required_result_elicitation" => {
-                match name_of(s.ask_as::<Name>("user_name", "What is your name?").await?) {
-                    Some(name) => text(format!("Hello, {name}!")),
-                    None => text("No name given."),
-                }
-            }
-            "test_input_required_result_sampling" => {
-                let result = s
-                    .input(
-                        "sampling/createMessage",
-                        sampling("What is the capital of France?", 100),
-                    )
-                    .await?;
-                text(format!("Sampling result: {}", sampled_text(&result)))
-            }
-            "test_input_required_result_list_roots" => {
-                let result = s.input("roots/list", json!({})).await?;
-                text(format!("Found {} root(s)", root_count(&result)))
-            }
-            "test_input_required_result_request_state" => {
-                match s.ask_as::<Ok>("confirm", "Please confirm").await? {
-                    Elicitation::Accept(Ok { ok: true }) => {
-                        text("state-ok: requestState validated")
-                    }
-                    _ => text("state-ok: not confirmed"),
-                }
-            }
-            "test_input_required_result_multiple_inputs" => {
-                let mut answers = s
-                    .inputs(vec![
-                        Input::form::<Name>("user_name", "What is your name?"),
-                        Input::request(
-                            "greeting",
-                            "sampling/createMessage",
-                            sampling("Generate a greeting", 50),
-                        ),
-                        Input::request("client_roots", "roots/list", json!({})),
-                    ])
-                    .await?
-                    .into_iter();
-                let name = answers.next().map(|a| a.typed::<Name>()).transpose()?;
-                let greeting = answers.next().map(|a| a.into_value()).unwrap_or_default();
-                let roots = answers.next().map(|a| a.into_value()).unwrap_or_default();
-                text(format!(
-                    "Name: {}; Greeting: {}; Roots: {}",
-                    name.and_then(name_of).unwrap_or_default(),
-                    sampled_text(&greeting),
-                    root_count(&roots)
-                ))
-            }
-            "test_input_required_result_multi_round" => {
-                let Some(name) = name_of(
-                    s.ask_as::<Name>("step1", "Step 1: What is your name?")
-                        .await?,
-                ) else {
-                    return Ok(text("No name given."));
-                };
-                match s
-                    .ask_as::<Color>("step2", "Step 2: What is your favorite color?")
-                    .await?
-                {
-                    Elicitation::Accept(c) => text(format!(
-                        "Multi-round complete for {name} who likes {}",
-                        c.color
-                    )),
-                    _ => text(format!("Multi-round ended for {name} without a colour")),
-                }
-            }
-            "test_input_required_result_tampered_state" => {
-                match s.ask_as::<Ok>("confirm", "Please confirm").await? {
-                    Elicitation::Accept(_) => text("confirmed"),
-                    _ => text("not confirmed"),
-                }
-            }
-            "test_input_required_result_capabilities" => {
-                // Ask only for what the client declared, in this very request.
-                let mut inputs = Vec::new();
-                let sampling_declared = s
-                    .client_capabilities()
-                    .is_some_and(|c| c.sampling.is_some());
-                if sampling_declared {
-                    inputs.push(Input::request(
-                        "sample_input",
-                        "sampling/createMessage",
-                        sampling("Sample request", 50),
-                    ));
-                }
-                if s.supports_form() {
-                    inputs.push(Input::form::<Answer>("elicit_input", "Elicitation input"));
-                }
-                if inputs.is_empty() {
-                    return Ok(text(
-                        "The client declared neither sampling nor elicitation.",
-                    ));
-                }
-                let count = inputs.len();
-                s.inputs(inputs).await?;
-                text(format!("Received {count} input(s)"))
-            }
-            other => {
-                return Err(
-                    ErrorData::invalid_params(format!("unknown tool {other:?}"), None).into(),
-                );
-            }
+        Parameters(args): Parameters<MessageArgs>,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
+        let message = args
+            .message
+            .as_deref()
+            .unwrap_or("Please provide your information");
+        let answer = s.ask::<UserInfo>(message).await?;
+        Ok(text(format!("User response: {}", outcome(&answer))))
+    }
+
+    #[tool(description = "A form with a default for every kind of field (SEP-1034)")]
+    async fn test_elicitation_sep1034_defaults(&self, mut s: Session) -> Asked<CallToolResult> {
+        let answer = s
+            .ask::<Defaults>("Please review and update the form fields with defaults")
+            .await?;
+        Ok(text(format!("Elicitation completed: {}", outcome(&answer))))
+    }
+
+    #[tool(description = "A form with every shape of choice (SEP-1330)")]
+    async fn test_elicitation_sep1330_enums(&self, mut s: Session) -> Asked<CallToolResult> {
+        let answer = s.ask::<Enums>("Please pick from each kind of list").await?;
+        Ok(text(format!("Elicitation completed: {}", outcome(&answer))))
+    }
+
+    #[tool(description = "Asks for a name (MRTR)")]
+    async fn test_input_required_result_elicitation(
+        &self,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
+        Ok(
+            match name_of(s.ask_as::<Name>("user_name", "What is your name?").await?) {
+                Some(name) => text(format!("Hello, {name}!")),
+                None => text("No name given."),
+            },
+        )
+    }
+
+    #[tool(description = "Asks the client to sample (MRTR)")]
+    async fn test_input_required_result_sampling(&self, mut s: Session) -> Asked<CallToolResult> {
+        let result = s
+            .input(
+                "sampling/createMessage",
+                sampling("What is the capital of France?", 100),
+            )
+            .await?;
+        Ok(text(format!("Sampling result: {}", sampled_text(&result))))
+    }
+
+    #[tool(description = "Asks for the client's roots (MRTR)")]
+    async fn test_input_required_result_list_roots(&self, mut s: Session) -> Asked<CallToolResult> {
+        let result = s.input("roots/list", json!({})).await?;
+        Ok(text(format!("Found {} root(s)", root_count(&result))))
+    }
+
+    #[tool(description = "Asks for a confirmation, state in requestState (MRTR)")]
+    async fn test_input_required_result_request_state(
+        &self,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
+        Ok(match s.ask_as::<Ok>("confirm", "Please confirm").await? {
+            Elicitation::Accept(Ok { ok: true }) => text("state-ok: requestState validated"),
+            _ => text("state-ok: not confirmed"),
         })
+    }
+
+    #[tool(description = "Asks for a form, a sample and the roots in one round (MRTR)")]
+    async fn test_input_required_result_multiple_inputs(
+        &self,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
+        let mut answers = s
+            .inputs(vec![
+                Input::form::<Name>("user_name", "What is your name?"),
+                Input::request(
+                    "greeting",
+                    "sampling/createMessage",
+                    sampling("Generate a greeting", 50),
+                ),
+                Input::request("client_roots", "roots/list", json!({})),
+            ])
+            .await?
+            .into_iter();
+        let name = answers.next().map(|a| a.typed::<Name>()).transpose()?;
+        let greeting = answers.next().map(|a| a.into_value()).unwrap_or_default();
+        let roots = answers.next().map(|a| a.into_value()).unwrap_or_default();
+        Ok(text(format!(
+            "Name: {}; Greeting: {}; Roots: {}",
+            name.and_then(name_of).unwrap_or_default(),
+            sampled_text(&greeting),
+            root_count(&roots)
+        )))
+    }
+
+    #[tool(description = "Asks two questions in two rounds (MRTR)")]
+    async fn test_input_required_result_multi_round(
+        &self,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
+        let Some(name) = name_of(
+            s.ask_as::<Name>("step1", "Step 1: What is your name?")
+                .await?,
+        ) else {
+            return Ok(text("No name given."));
+        };
+        Ok(
+            match s
+                .ask_as::<Color>("step2", "Step 2: What is your favorite color?")
+                .await?
+            {
+                Elicitation::Accept(c) => text(format!(
+                    "Multi-round complete for {name} who likes {}",
+                    c.color
+                )),
+                _ => text(format!("Multi-round ended for {name} without a colour")),
+            },
+        )
+    }
+
+    #[tool(description = "Refuses a requestState that was tampered with (MRTR)")]
+    async fn test_input_required_result_tampered_state(
+        &self,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
+        Ok(match s.ask_as::<Ok>("confirm", "Please confirm").await? {
+            Elicitation::Accept(_) => text("confirmed"),
+            _ => text("not confirmed"),
+        })
+    }
+
+    #[tool(description = "Asks only for what the client declared (MRTR)")]
+    async fn test_input_required_result_capabilities(
+        &self,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
+        // Ask only for what the client declared, in this very request.
+        let mut inputs = Vec::new();
+        let sampling_declared = s
+            .client_capabilities()
+            .is_some_and(|c| c.sampling.is_some());
+        if sampling_declared {
+            inputs.push(Input::request(
+                "sample_input",
+                "sampling/createMessage",
+                sampling("Sample request", 50),
+            ));
+        }
+        if s.supports_form() {
+            inputs.push(Input::form::<Answer>("elicit_input", "Elicitation input"));
+        }
+        if inputs.is_empty() {
+            return Ok(text(
+                "The client declared neither sampling nor elicitation.",
+            ));
+        }
+        let count = inputs.len();
+        s.inputs(inputs).await?;
+        Ok(text(format!("Received {count} input(s)")))
     }
 }
 
-const TOOLS: &[(&str, &str)] = &[
-    (
-        "test_elicitation",
-        "Asks the user for a name and an e-mail address",
-    ),
-    (
-        "test_elicitation_sep1034_defaults",
-        "A form with a default for every kind of field (SEP-1034)",
-    ),
-    (
-        "test_elicitation_sep1330_enums",
-        "A form with every shape of choice (SEP-1330)",
-    ),
-    (
-        "test_input_required_result_elicitation",
-        "Asks for a name (MRTR)",
-    ),
-    (
-        "test_input_required_result_sampling",
-        "Asks the client to sample (MRTR)",
-    ),
-    (
-        "test_input_required_result_list_roots",
-        "Asks for the client's roots (MRTR)",
-    ),
-    (
-        "test_input_required_result_request_state",
-        "Asks for a confirmation, state in requestState (MRTR)",
-    ),
-    (
-        "test_input_required_result_multiple_inputs",
-        "Asks for a form, a sample and the roots in one round (MRTR)",
-    ),
-    (
-        "test_input_required_result_multi_round",
-        "Asks two questions in two rounds (MRTR)",
-    ),
-    (
-        "test_input_required_result_tampered_state",
-        "Refuses a requestState that was tampered with (MRTR)",
-    ),
-    (
-        "test_input_required_result_capabilities",
-        "Asks only for what the client declared (MRTR)",
-    ),
-];
-
+#[tool_handler(router = self.tools)]
 impl ServerHandler for ConformanceServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -410,37 +408,6 @@ impl ServerHandler for ConformanceServer {
             "elicit-conformance-server",
             env!("CARGO_PKG_VERSION"),
         ))
-    }
-
-    async fn list_tools(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let tools = TOOLS
-            .iter()
-            .map(|(name, description)| {
-                let schema = if *name == "test_elicitation" {
-                    json!({"type": "object", "properties": {"message": {"type": "string"}}})
-                } else {
-                    json!({"type": "object", "properties": {}})
-                };
-                tool(name, description, schema)
-            })
-            .collect();
-        Ok(ListToolsResult::with_all_items(tools))
-    }
-
-    async fn call_tool(
-        &self,
-        params: CallToolRequestParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let mut s = self.elicitor.tool(&ctx, &params)?;
-        let result = self
-            .call(&mut s, &params.name, params.arguments.as_ref())
-            .await;
-        s.finish(result)
     }
 
     async fn list_prompts(

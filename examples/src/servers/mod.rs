@@ -8,9 +8,6 @@ pub mod serve;
 pub mod ticket;
 pub mod trip;
 
-use rmcp::model::{JsonObject, Tool};
-use serde_json::Value;
-
 /// Command-line options every example server takes.
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServerArgs {
@@ -97,15 +94,6 @@ impl ServerArgs {
         }
         Ok(options)
     }
-}
-
-/// A tool with a JSON Schema for its arguments.
-pub(crate) fn tool(name: &'static str, description: &'static str, schema: Value) -> Tool {
-    let schema: JsonObject = match schema {
-        Value::Object(map) => map,
-        _ => JsonObject::new(),
-    };
-    Tool::new(name, description, std::sync::Arc::new(schema))
 }
 
 /// The text of a tool result.

@@ -14,17 +14,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use elicit_core::Elicitation;
-use elicit_core::mcp::{Elicitor, Halt, Session};
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
-};
-use rmcp::service::{RequestContext, RoleServer};
-use rmcp::{ErrorData, ServerHandler};
-use serde::Deserialize;
-use serde_json::json;
+use elicit_core::mcp::{Asked, Elicitor, Session, Tools};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
 
-use super::{text, tool, tool_error};
+use super::{text, tool_error};
 use crate::forms::PurgeApproval;
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
@@ -55,24 +50,32 @@ pub fn create_samples(root: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// The arguments of `purge_old_logs`.
-#[derive(Debug, Deserialize)]
-struct Args {
-    repo: String,
-    days: u32,
-    dry_run: bool,
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct PurgeArgs {
+    /// Repository name
+    pub repo: String,
+    /// Delete logs older than this many days
+    #[schemars(range(min = 1, max = 3650))]
+    pub days: u32,
+    /// Only report what would be deleted
+    pub dry_run: bool,
 }
 
 /// The `purge-approval` server.
 #[derive(Clone, Debug)]
 pub struct PurgeServer {
-    elicitor: Elicitor,
+    tools: Tools<PurgeServer>,
     root: PathBuf,
 }
 
+#[tool_router]
 impl PurgeServer {
     /// A server over the repositories under `root` (one directory of `.log` files each).
     pub fn new(elicitor: Elicitor, root: PathBuf) -> PurgeServer {
-        PurgeServer { elicitor, root }
+        PurgeServer {
+            tools: Tools::new(elicitor, Self::tool_router()),
+            root,
+        }
     }
 
     /// The repository `name` under the root, resolved: `None` when it is missing or
@@ -99,7 +102,14 @@ impl PurgeServer {
         Ok(out)
     }
 
-    async fn purge(&self, s: &mut Session, args: Args) -> Result<CallToolResult, Halt> {
+    #[tool(
+        description = "Delete log objects older than N days. dry_run=false performs real deletion after a human approves."
+    )]
+    async fn purge_old_logs(
+        &self,
+        Parameters(args): Parameters<PurgeArgs>,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
         let name_ok = !args.repo.is_empty()
             && args.repo != "."
             && args.repo != ".."
@@ -216,62 +226,9 @@ fn listing(paths: &[PathBuf]) -> String {
     )
 }
 
-impl ServerHandler for PurgeServer {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(
-                "purge-approval",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(
-                "Deletes old log files. Call purge_old_logs with dry_run=true first; a real purge asks a human for approval.",
-            )
-    }
-
-    async fn list_tools(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(vec![tool(
-            "purge_old_logs",
-            "Delete log objects older than N days. dry_run=false performs real deletion after a human approves.",
-            json!({
-                "type": "object",
-                "properties": {
-                    "repo": {"type": "string", "description": "Repository name"},
-                    "days": {"type": "integer", "minimum": 1, "maximum": 3650, "description": "Delete logs older than this many days"},
-                    "dry_run": {"type": "boolean", "description": "Only report what would be deleted"}
-                },
-                "required": ["repo", "days", "dry_run"]
-            }),
-        )]))
-    }
-
-    async fn call_tool(
-        &self,
-        params: CallToolRequestParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        if params.name != "purge_old_logs" {
-            return Err(ErrorData::invalid_params(
-                format!("unknown tool {:?}", params.name),
-                None,
-            ));
-        }
-        let args: Args = serde_json::from_value(serde_json::Value::Object(
-            params.arguments.clone().unwrap_or_default(),
-        ))
-        .map_err(|e| {
-            ErrorData::invalid_params(
-                format!(
-                    "purge_old_logs takes repo (string), days (integer), dry_run (boolean): {e}"
-                ),
-                None,
-            )
-        })?;
-        let mut s = self.elicitor.tool(&ctx, &params)?;
-        let result = self.purge(&mut s, args).await;
-        s.finish(result)
-    }
-}
+#[tool_handler(
+    router = self.tools,
+    name = "purge-approval",
+    instructions = "Deletes old log files. Call purge_old_logs with dry_run=true first; a real purge asks a human for approval."
+)]
+impl ServerHandler for PurgeServer {}

@@ -3,27 +3,34 @@
 
 use std::sync::{Arc, Mutex};
 
-use elicit_core::mcp::{Elicitor, Halt, Session};
+use elicit_core::mcp::{Asked, Elicitor, Halt, Session, Tools};
 use elicit_core::wizard::Outcome;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
-};
-use rmcp::service::{RequestContext, RoleServer};
-use rmcp::{ErrorData, ServerHandler};
-use serde_json::json;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
 
 use super::inventory::Inventory;
-use super::{text, tool};
+use super::text;
 use crate::ticket::{Cinema, TicketOrder};
 
 /// The `ticket-booking` server.
 #[derive(Clone, Debug)]
 pub struct TicketServer {
-    elicitor: Elicitor,
+    tools: Tools<TicketServer>,
     inventory: Inventory,
 }
 
+/// The arguments of `pay_tickets`.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct PayArgs {
+    /// The order id
+    pub order: String,
+    /// Ask with a -32042 error (2025-11-25) instead of a request
+    #[serde(default)]
+    pub via_error: bool,
+}
+
+#[tool_router]
 impl TicketServer {
     /// A server selling the seats of `cinema`, in this process.
     pub fn new(elicitor: Elicitor, cinema: Arc<Mutex<Cinema>>) -> TicketServer {
@@ -33,12 +40,15 @@ impl TicketServer {
     /// A server selling the seats of `inventory` (this process's, or a shared Redis).
     pub fn with_inventory(elicitor: Elicitor, inventory: Inventory) -> TicketServer {
         TicketServer {
-            elicitor,
+            tools: Tools::new(elicitor, Self::tool_router()),
             inventory,
         }
     }
 
-    async fn book(&self, s: &mut Session) -> Result<CallToolResult, Halt> {
+    #[tool(
+        description = "Book a cinema ticket: asks the user for a date, a free seat, snacks and a popcorn size."
+    )]
+    async fn book_tickets(&self, mut s: Session) -> Asked<CallToolResult> {
         if !s.supports_form() {
             return Ok(text(
                 "This client cannot show forms, so the booking wizard cannot run here.",
@@ -97,19 +107,26 @@ impl TicketServer {
             )),
         })
     }
-}
 
-impl TicketServer {
     /// `pay_tickets`: the payment cannot be a form (card numbers are secrets), so the
     /// user is sent to a payment page: a URL-mode elicitation. With `via_error` on
     /// 2025-11-25 the call fails with `-32042` instead, naming the page, so the client
     /// opens it and retries.
-    async fn pay(
+    #[tool(
+        description = "Pay for an order on the payment page (opened through the client, never a form)."
+    )]
+    async fn pay_tickets(
         &self,
-        s: &mut Session,
-        order: &str,
-        via_error: bool,
-    ) -> Result<CallToolResult, Halt> {
+        Parameters(PayArgs { order, via_error }): Parameters<PayArgs>,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
+        if order.is_empty() || !order.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(ErrorData::invalid_params(
+                "`order` (letters, digits and '-') is required",
+                None,
+            )
+            .into());
+        }
         let url = format!("https://pay.example.com/checkout/{order}");
         let message = format!("Pay for order {order} on the payment page");
         if via_error && let Some((error, _id)) = s.url_required_error(&message, &url) {
@@ -136,78 +153,9 @@ impl TicketServer {
     }
 }
 
-impl ServerHandler for TicketServer {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(
-                "ticket-booking",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions("Books cinema tickets step by step. Call book_tickets.")
-    }
-
-    async fn list_tools(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(vec![
-            tool(
-                "book_tickets",
-                "Book a cinema ticket: asks the user for a date, a free seat, snacks and a popcorn size.",
-                json!({"type": "object", "properties": {}}),
-            ),
-            tool(
-                "pay_tickets",
-                "Pay for an order on the payment page (opened through the client, never a form).",
-                json!({
-                    "type": "object",
-                    "properties": {
-                        "order": {"type": "string", "description": "The order id"},
-                        "via_error": {"type": "boolean", "description": "Ask with a -32042 error (2025-11-25) instead of a request"}
-                    },
-                    "required": ["order"]
-                }),
-            ),
-        ]))
-    }
-
-    async fn call_tool(
-        &self,
-        params: CallToolRequestParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let mut s = self.elicitor.tool(&ctx, &params)?;
-        let result = match params.name.as_ref() {
-            "book_tickets" => self.book(&mut s).await,
-            "pay_tickets" => {
-                let args = params.arguments.as_ref();
-                let order = args
-                    .and_then(|a| a.get("order"))
-                    .and_then(|o| o.as_str())
-                    .filter(|o| {
-                        !o.is_empty() && o.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                    })
-                    .ok_or_else(|| {
-                        ErrorData::invalid_params(
-                            "`order` (letters, digits and '-') is required",
-                            None,
-                        )
-                    })?
-                    .to_owned();
-                let via_error = args
-                    .and_then(|a| a.get("via_error"))
-                    .and_then(|v| v.as_bool())
-                    .unwrap_or(false);
-                self.pay(&mut s, &order, via_error).await
-            }
-            other => {
-                return Err(ErrorData::invalid_params(
-                    format!("unknown tool {other:?}"),
-                    None,
-                ));
-            }
-        };
-        s.finish(result)
-    }
-}
+#[tool_handler(
+    router = self.tools,
+    name = "ticket-booking",
+    instructions = "Books cinema tickets step by step. Call book_tickets."
+)]
+impl ServerHandler for TicketServer {}

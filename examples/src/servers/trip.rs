@@ -5,16 +5,12 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 use elicit_core::Elicitation;
-use elicit_core::mcp::{Elicitor, Halt, Session};
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
-};
-use rmcp::service::{RequestContext, RoleServer};
-use rmcp::{ErrorData, ServerHandler};
-use serde_json::json;
+use elicit_core::mcp::{Asked, Elicitor, Session, Tools};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
 
-use super::{text, tool, tool_error};
+use super::{text, tool_error};
 use crate::forms::Alternatives;
 
 /// Which dates still have trips, and which were booked.
@@ -65,15 +61,24 @@ impl Inventory {
 /// The `book-trip` server.
 #[derive(Clone, Debug)]
 pub struct TripServer {
-    elicitor: Elicitor,
+    tools: Tools<TripServer>,
     inventory: Arc<Mutex<Inventory>>,
 }
 
+/// The arguments of `book-trip`.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct TripArgs {
+    /// The travel date, YYYY-MM-DD
+    #[schemars(extend("format" = "date"))]
+    pub date: String,
+}
+
+#[tool_router]
 impl TripServer {
     /// A server over `inventory`.
     pub fn new(elicitor: Elicitor, inventory: Arc<Mutex<Inventory>>) -> TripServer {
         TripServer {
-            elicitor,
+            tools: Tools::new(elicitor, Self::tool_router()),
             inventory,
         }
     }
@@ -86,15 +91,23 @@ impl TripServer {
         self.inventory.lock().is_ok_and(|mut i| i.book(date))
     }
 
-    async fn book_trip(&self, s: &mut Session, date: &str) -> Result<CallToolResult, Halt> {
-        if !elicit_core::Format::Date.accepts(date) {
+    #[tool(
+        name = "book-trip",
+        description = "Book a trip on a date; on a sold-out date, offers to pick another."
+    )]
+    async fn book_trip(
+        &self,
+        Parameters(TripArgs { date }): Parameters<TripArgs>,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
+        if !elicit_core::Format::Date.accepts(&date) {
             return Ok(tool_error(format!(
                 "{date:?} is not a date: use YYYY-MM-DD, e.g. 2025-02-03"
             )));
         }
-        if self.available(date) {
+        if self.available(&date) {
             // Only the last step has side effects: on 2026-07-28 the body is replayed.
-            return Ok(if self.book(date) {
+            return Ok(if self.book(&date) {
                 text(format!("Trip booked on {date}"))
             } else {
                 tool_error(format!("The trip on {date} was just taken"))
@@ -126,51 +139,9 @@ impl TripServer {
     }
 }
 
-impl ServerHandler for TripServer {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("book-trip", env!("CARGO_PKG_VERSION")))
-            .with_instructions("Books trips. Call book-trip with a date (YYYY-MM-DD).")
-    }
-
-    async fn list_tools(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(vec![tool(
-            "book-trip",
-            "Book a trip on a date; on a sold-out date, offers to pick another.",
-            json!({
-                "type": "object",
-                "properties": {
-                    "date": {"type": "string", "format": "date", "description": "The travel date, YYYY-MM-DD"}
-                },
-                "required": ["date"]
-            }),
-        )]))
-    }
-
-    async fn call_tool(
-        &self,
-        params: CallToolRequestParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        if params.name != "book-trip" {
-            return Err(ErrorData::invalid_params(
-                format!("unknown tool {:?}", params.name),
-                None,
-            ));
-        }
-        let date = params
-            .arguments
-            .as_ref()
-            .and_then(|a| a.get("date"))
-            .and_then(|d| d.as_str())
-            .ok_or_else(|| ErrorData::invalid_params("`date` (a string) is required", None))?
-            .to_owned();
-        let mut s = self.elicitor.tool(&ctx, &params)?;
-        let result = self.book_trip(&mut s, &date).await;
-        s.finish(result)
-    }
-}
+#[tool_handler(
+    router = self.tools,
+    name = "book-trip",
+    instructions = "Books trips. Call book-trip with a date (YYYY-MM-DD)."
+)]
+impl ServerHandler for TripServer {}
