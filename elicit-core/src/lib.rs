@@ -103,6 +103,12 @@ pub struct WizardsDoctests;
 #[doc = include_str!("../../docs/mcp.md")]
 pub struct McpDoctests;
 
+/// The examples of `docs/any-server.md`, compiled as doctests (the wizard example runs with
+/// the `seal` feature and is empty without it).
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/any-server.md")]
+pub struct AnyServerDoctests;
+
 /// The examples of `docs/clients.md`, compiled as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/clients.md")]
