@@ -12,7 +12,10 @@
 //!   bound to the principal, tool and arguments), so the server keeps nothing between
 //!   rounds and any replica can take the next one.
 //!
-//! A tool asks through a [`Session`] and hands the result to [`Session::finish`]:
+//! A tool asks through a [`Session`]. Written the rmcp way, as a `#[tool]` method, it
+//! takes the `Session` as an argument and returns [`Asked`]; the server routes its tools
+//! with [`Tools`] (an example is there). A hand-written `call_tool` opens the session
+//! with [`Elicitor::tool`] and hands the result to [`Session::finish`]:
 //!
 //! ```no_run
 //! use elicit_core::mcp::{Elicitor, Halt, Session};

@@ -1,0 +1,146 @@
+//! The README's quick start ("In an MCP server (rmcp)") as a user meets it: its
+//! `Cargo.toml` lines and its program are copied into a new crate outside the
+//! workspace (depending on `elicit-core` by path, with the documented features), built
+//! with cargo, and the server it makes is driven over stdio: `initialize`, `tools/list`,
+//! and a `tools/call` whose question is answered.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// How long one answer of the server may take.
+const ANSWER: Duration = Duration::from_secs(20);
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The first fenced block opening with `fence` after `heading` in the README, without
+/// rustdoc's hidden lines (`# ...`).
+fn block(readme: &str, heading: &str, fence: &str) -> String {
+    let section = &readme[readme.find(heading).expect("the README has the section")..];
+    let start = section.find(fence).expect("the section has the block") + fence.len();
+    let body = &section[start..];
+    let body = &body[body.find('\n').unwrap() + 1..body.find("\n```").unwrap()];
+    body.lines()
+        .filter(|l| !(l.starts_with("# ") || *l == "#"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn the_readme_quick_start_builds_outside_the_workspace_and_asks() {
+    let root = workspace().canonicalize().unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let heading = "## In an MCP server (rmcp)";
+    let deps = block(&readme, heading, "```toml");
+    let program = block(&readme, heading, "```rust");
+    assert!(
+        program.lines().count() <= 45,
+        "the quick start stays short: {} lines",
+        program.lines().count()
+    );
+
+    // The crate a user makes with `cargo new purge`, elicit-core taken by path.
+    let documented = r#"elicit-core = { version = "0.1", features = ["rmcp"] }"#;
+    assert!(
+        deps.contains(documented),
+        "the README depends on {documented}"
+    );
+    let core = root.join("elicit-core");
+    let deps = deps.replace(
+        r#"version = "0.1""#,
+        &format!("path = {:?}", core.display().to_string()),
+    );
+    let dir = std::env::temp_dir().join(format!("elicit-quickstart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"purge\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+             [workspace]\n\n{deps}"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/main.rs"), program).unwrap();
+    // The workspace's versions, so the build is the one the rest of the tests use.
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+
+    let target = root.join("target").join("quickstart");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let built = Command::new(cargo)
+        .args(["build", "--quiet"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", &target)
+        .status()
+        .expect("cargo runs");
+    assert!(built.success(), "the quick start builds");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let mut server = Command::new(target.join("debug").join("purge"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut input = server.stdin.take().unwrap();
+    let output = server.stdout.take().unwrap();
+    let (lines, received) = mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines() {
+            let Ok(line) = line else { break };
+            if let Ok(message) = serde_json::from_str(&line)
+                && lines.send(message).is_err()
+            {
+                break;
+            }
+        }
+    });
+    let mut send = |message: Value| {
+        writeln!(input, "{message}").unwrap();
+        input.flush().unwrap();
+    };
+    let next = || received.recv_timeout(ANSWER).expect("the server answers");
+
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "quickstart-test", "version": "0"}
+        }}),
+    );
+    let init = next();
+    assert_eq!(init["id"], 1);
+    assert!(
+        init["result"]["capabilities"]["tools"].is_object(),
+        "{init}"
+    );
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    let list = next();
+    assert_eq!(list["result"]["tools"][0]["name"], "purge", "{list}");
+
+    send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                "params": {"name": "purge", "arguments": {}}}));
+    let asked = next();
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    assert_eq!(asked["params"]["message"], "Really delete 1,284 logs?");
+    assert_eq!(
+        asked["params"]["requestedSchema"]["properties"]["approve"]["title"],
+        "Delete them for good"
+    );
+    send(json!({"jsonrpc": "2.0", "id": asked["id"],
+                "result": {"action": "accept", "content": {"approve": true}}}));
+    let done = next();
+    assert_eq!(done["id"], 3, "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "[DELETED]", "{done}");
+
+    let _ = server.kill();
+    let _ = server.wait();
+}
