@@ -1675,3 +1675,88 @@ async fn a_completed_wizard_replays_in_later_rounds() {
     }
     assert_eq!(complete_text(&response), "C1 true");
 }
+
+/// A server whose tools take a `Session` but are routed by rmcp's plain `ToolRouter`
+/// instead of `elicit_core::mcp::Tools`: a mistake that must be an error, not a panic.
+#[derive(Clone)]
+struct Unrouted {
+    router: rmcp::handler::server::tool::ToolRouter<Unrouted>,
+}
+
+#[rmcp::tool_router]
+impl Unrouted {
+    #[rmcp::tool(description = "Asks for a confirmation")]
+    async fn confirm(
+        &self,
+        mut s: elicit_core::mcp::Session,
+    ) -> elicit_core::mcp::Asked<CallToolResult> {
+        let answer = s
+            .confirm("Go on?", &elicit_core::Confirm::new("Yes"))
+            .await?;
+        Ok(CallToolResult::success(vec![
+            rmcp::model::ContentBlock::text(format!("{answer:?}")),
+        ]))
+    }
+}
+
+#[rmcp::tool_handler(router = self.router)]
+impl ServerHandler for Unrouted {}
+
+#[tokio::test]
+async fn a_session_outside_tools_is_a_clear_error() {
+    for era in ALL_ERAS {
+        let server = Unrouted {
+            router: Unrouted::tool_router(),
+        };
+        let running = connect(server, Scripted::new(era, vec![]), era).await;
+        let error = tokio::time::timeout(LIMIT, running.call_tool_once(call("confirm", json!({}))))
+            .await
+            .expect("bounded")
+            .unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.contains("\"confirm\" takes a Session")
+                && message.contains("not routed by elicit_core::mcp::Tools"),
+            "{era:?}: {message}"
+        );
+    }
+}
+
+/// Two `Session`s in one method: the second is refused (one session per call).
+#[derive(Clone)]
+struct Twice {
+    tools: elicit_core::mcp::Tools<Twice>,
+}
+
+#[rmcp::tool_router]
+impl Twice {
+    #[rmcp::tool(description = "Takes two sessions")]
+    async fn twice(
+        &self,
+        _a: elicit_core::mcp::Session,
+        _b: elicit_core::mcp::Session,
+    ) -> elicit_core::mcp::Asked<CallToolResult> {
+        Ok(CallToolResult::success(vec![]))
+    }
+}
+
+#[rmcp::tool_handler(router = self.tools)]
+impl ServerHandler for Twice {}
+
+#[tokio::test]
+async fn a_second_session_in_one_call_is_refused() {
+    let server = Twice {
+        tools: elicit_core::mcp::Tools::new(elicitor(), Twice::tool_router()),
+    };
+    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
+    let error = running
+        .call_tool_once(call("twice", json!({})))
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("a Session is taken once per call"),
+        "{error}"
+    );
+}

@@ -730,13 +730,8 @@ pub struct InputRequired {
 
 impl InputRequired {
     /// How many questions the round asks.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.result.input_requests.as_ref().map_or(0, |r| r.len())
-    }
-
-    /// Whether the round asks nothing (never true of a round this crate makes).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
