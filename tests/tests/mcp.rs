@@ -2,7 +2,8 @@
 //! every example server, all three outcomes, invalid answers, a client without the
 //! elicitation capability, both eras of the protocol (push on 2025-06-18 and
 //! 2025-11-25, MRTR on 2026-07-28), the wizard's MRTR path with tampered, expired,
-//! foreign-key and replayed state, and URL mode in both eras.
+//! foreign-key and replayed state, URL mode in both eras, and the Tasks extension's
+//! fixtures of the conformance server.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
@@ -1759,4 +1760,166 @@ async fn a_second_session_in_one_call_is_refused() {
             .contains("a Session is taken once per call"),
         "{error}"
     );
+}
+
+// --- the Tasks extension (SEP-2663), on the conformance server --------------------------
+
+/// A 2026-07-28 client that declares the Tasks extension in every request, or not.
+fn tasks_client(declared: bool) -> Scripted {
+    let capabilities = if declared {
+        json!({"elicitation": {"form": {}}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
+    } else {
+        json!({})
+    };
+    Scripted::new(Era::Mrtr, vec![]).with_capabilities(capabilities)
+}
+
+/// Polls `tasks/get` until the task ended (bounded by [`LIMIT`]).
+async fn settled(
+    running: &RunningService<RoleClient, Scripted>,
+    task_id: &str,
+) -> rmcp::model::DetailedTask {
+    tokio::time::timeout(LIMIT, async {
+        loop {
+            let got = running
+                .get_task(rmcp::model::GetTaskParams::new(task_id))
+                .await
+                .expect("tasks/get");
+            if got.task.status().is_terminal() {
+                return got.task;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the task ends in time")
+}
+
+/// The id of the task a call answered with.
+fn task_id(response: &CallToolResponse) -> String {
+    let CallToolResponse::Task(created) = response else {
+        panic!("expected a task, got {response:?}");
+    };
+    created.task.task_id.clone()
+}
+
+#[tokio::test]
+async fn a_task_only_tool_refuses_a_client_without_the_tasks_extension() {
+    let running = connect(conformance_server(), tasks_client(false), Era::Mrtr).await;
+    for tool in ["failing_job", "protocol_error_job", "test_tool_with_task"] {
+        let error = tokio::time::timeout(LIMIT, running.call_tool_once(call(tool, json!({}))))
+            .await
+            .expect("bounded")
+            .unwrap_err();
+        let ServiceError::McpError(error) = error else {
+            panic!("{tool}: expected a JSON-RPC error, got {error:?}");
+        };
+        assert_eq!(error.code.0, -32021, "{tool}: {error:?}");
+        assert_eq!(
+            error.data,
+            Some(
+                json!({"requiredCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}})
+            ),
+            "{tool}"
+        );
+    }
+    // A tool that may run as a task runs in the call instead.
+    let response = round_with(
+        &running,
+        "slow_compute",
+        json!({"seconds": 0, "label": "sync"}),
+        None,
+        vec![],
+    )
+    .await
+    .unwrap();
+    let CallToolResponse::Complete(result) = response else {
+        panic!("expected a result, got {response:?}");
+    };
+    assert_eq!(text(&result), "sync: computed in 0 s");
+}
+
+#[tokio::test]
+async fn tasks_complete_fail_and_cancel_through_tasks_get() {
+    use rmcp::model::{CancelTaskParams, GetTaskParams, TaskPayload, TaskStatus};
+    let running = connect(conformance_server(), tasks_client(true), Era::Mrtr).await;
+    let once = |tool: &'static str, args: Value| {
+        let running = &running;
+        async move {
+            tokio::time::timeout(LIMIT, running.call_tool_once(call(tool, args)))
+                .await
+                .expect("bounded")
+                .expect("a response")
+        }
+    };
+
+    // `greet` never makes a task.
+    let CallToolResponse::Complete(hello) = once("greet", json!({"name": "Ann"})).await else {
+        panic!("greet answers in the call");
+    };
+    assert_eq!(text(&hello), "Hello, Ann!");
+
+    let done = settled(
+        &running,
+        &task_id(&once("slow_compute", json!({"seconds": 0.1, "label": "t"})).await),
+    )
+    .await;
+    let TaskPayload::Completed { result } = &done.payload else {
+        panic!("expected completed, got {done:?}");
+    };
+    assert_eq!(result["content"][0]["text"], "t: computed in 0.1 s");
+
+    // A tool error completes, with `isError`; a JSON-RPC error fails the task.
+    let done = settled(&running, &task_id(&once("failing_job", json!({})).await)).await;
+    let TaskPayload::Completed { result } = &done.payload else {
+        panic!("expected completed, got {done:?}");
+    };
+    assert_eq!(result["isError"], true);
+    let done = settled(
+        &running,
+        &task_id(&once("protocol_error_job", json!({})).await),
+    )
+    .await;
+    let TaskPayload::Failed { error } = &done.payload else {
+        panic!("expected failed, got {done:?}");
+    };
+    assert_eq!(error["code"], -32603);
+
+    // Cancelling a long task ends it promptly; cancelling it again is acknowledged.
+    let id = task_id(&once("slow_compute", json!({"seconds": 60})).await);
+    running
+        .cancel_task(CancelTaskParams::new(&id))
+        .await
+        .expect("cancel ack");
+    assert_eq!(settled(&running, &id).await.status(), TaskStatus::Cancelled);
+    running
+        .cancel_task(CancelTaskParams::new(&id))
+        .await
+        .expect("a second cancel is acknowledged too");
+
+    // Asked before the task, by MRTR; answered, the call becomes a task.
+    let first = round(&running, "test_tool_with_task", None, vec![]).await;
+    let (requests, state) = asked(&first);
+    let answer = json!({"action": "accept", "content": {"name": "Alice"}});
+    let second = round(
+        &running,
+        "test_tool_with_task",
+        Some(&state),
+        vec![(&requests[0].0, answer)],
+    )
+    .await;
+    let done = settled(&running, &task_id(&second)).await;
+    let TaskPayload::Completed { result } = &done.payload else {
+        panic!("expected completed, got {done:?}");
+    };
+    assert_eq!(result["content"][0]["text"], "Hello, Alice!");
+
+    let unknown = running
+        .get_task(GetTaskParams::new("no-such-task"))
+        .await
+        .unwrap_err();
+    let ServiceError::McpError(unknown) = unknown else {
+        panic!("expected a JSON-RPC error, got {unknown:?}");
+    };
+    assert_eq!(unknown.code.0, -32602);
 }

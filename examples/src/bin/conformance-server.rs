@@ -1,6 +1,6 @@
 //! The server the official MCP conformance suite runs against (see `.ci/conformance`):
-//! the elicitation scenarios of 2025-11-25 and the Multi Round-Trip Request scenarios
-//! of 2026-07-28, over Streamable HTTP.
+//! the elicitation scenarios of 2025-11-25, and the Multi Round-Trip Request scenarios
+//! and the `tasks-*` scenarios (the Tasks extension) of 2026-07-28, over Streamable HTTP.
 //!
 //! ```sh
 //! cargo run -p elicit-examples --bin conformance-server -- --http 127.0.0.1:3001
@@ -10,10 +10,11 @@
 
 use clap::Parser;
 use elicit_examples::servers::conformance::ConformanceServer;
+use elicit_examples::servers::tasks::TaskManager;
 use elicit_examples::servers::{ServerArgs, serve};
 
-/// MCP server with the tools and the prompt of the conformance suite's elicitation and
-/// `input-required-result-*` scenarios.
+/// MCP server with the tools and the prompt of the conformance suite's elicitation,
+/// `input-required-result-*` and `tasks-*` scenarios.
 #[derive(Parser)]
 #[command(version)]
 struct Cli {
@@ -28,8 +29,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // first call, before any question was asked, and expects a complete result: only
     // this harness server reads such answers.
     let elicitor = cli.server.elicitor().await?.with_first_round_answers(true);
+    // One store of tasks for every handler: a stateless server makes one per request,
+    // and a task created by one request is polled and cancelled by others.
+    let tasks = TaskManager::new();
     serve::serve(cli.server.listen()?, move || {
-        ConformanceServer::new(elicitor.clone())
+        ConformanceServer::new(elicitor.clone()).with_tasks(tasks.clone())
     })
     .await
 }

@@ -3,21 +3,31 @@
 //! push) and its fourteen `input-required-result-*` scenarios (2026-07-28, Multi
 //! Round-Trip Requests). Every form is declared with `#[derive(Elicit)]` and every
 //! round goes through [`elicit_core::mcp`]; nothing here writes an elicitation by hand.
+//!
+//! It also has the fixtures of the suite's `tasks-*` scenarios (the Tasks extension,
+//! SEP-2663) that ask no question inside a task: `greet`, `slow_compute`,
+//! `failing_job`, `protocol_error_job` and `test_tool_with_task` (which asks before its
+//! task starts), through [`super::tasks`]. `confirm_delete` and `multi_input` ask from
+//! inside a task, which `Session` cannot do yet (#24).
+
+use std::time::Duration;
 
 use elicit_core::mcp::{Asked, Elicitor, Halt, Input, Session, Tools};
 use elicit_core::{Elicit, Elicitation};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
-    ListPromptsResult, PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities,
-    ServerConfig,
+    CallToolResponse, CallToolResult, CancelTaskParams, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, GetTaskParams, GetTaskResult, Implementation, ListPromptsResult,
+    PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities, ServerConfig,
+    UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::text;
+use super::tasks::{Run, TaskExit, TaskManager, TaskSupport, Tasks, sleep_unless_cancelled};
+use super::{text, tool_error};
 
 /// `test_elicitation`: a user name and an e-mail address.
 #[derive(Debug, Elicit, Deserialize, serde::Serialize)]
@@ -168,7 +178,29 @@ pub struct ConformanceServer {
     tools: Tools<ConformanceServer>,
     /// For the prompt, which is answered by hand (rmcp routes prompts apart).
     elicitor: Elicitor,
+    /// The tasks of the `tasks-*` fixtures.
+    tasks: Tasks,
 }
+
+/// The arguments of `greet`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct GreetArgs {
+    /// Who to greet
+    pub name: String,
+}
+
+/// The arguments of `slow_compute`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct SlowArgs {
+    /// How long the computation takes, in seconds (at most an hour)
+    pub seconds: f64,
+    /// A label echoed in the result
+    #[serde(default)]
+    pub label: Option<String>,
+}
+
+/// The longest `slow_compute` there is.
+const MAX_SLOW: Duration = Duration::from_secs(3600);
 
 /// The arguments of `test_elicitation`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -223,12 +255,105 @@ fn name_of(answer: Elicitation<Name>) -> Option<String> {
 
 #[tool_router]
 impl ConformanceServer {
-    /// A server sealing MRTR state with `elicitor`'s key.
+    /// A server sealing MRTR state with `elicitor`'s key, with tasks of its own: give
+    /// every instance of one server the same store with [`Self::with_tasks`].
     pub fn new(elicitor: Elicitor) -> ConformanceServer {
         ConformanceServer {
             tools: Tools::new(elicitor.clone(), Self::tool_router()),
             elicitor,
+            tasks: Tasks::default(),
         }
+    }
+
+    /// This server keeping its tasks in `manager`, which is shared with its clones (a
+    /// stateless HTTP server makes one instance per request: all must share it).
+    pub fn with_tasks(mut self, manager: TaskManager) -> ConformanceServer {
+        self.tasks = Tasks::new(manager);
+        self
+    }
+
+    #[tool(description = "Greets by name, always synchronously (tasks fixture)")]
+    async fn greet(&self, Parameters(args): Parameters<GreetArgs>) -> CallToolResult {
+        text(format!("Hello, {}!", args.name))
+    }
+
+    #[tool(
+        description = "Sleeps for `seconds`: a task when the client declared the tasks \
+                       extension, else in the call (tasks fixture)"
+    )]
+    async fn slow_compute(
+        &self,
+        Parameters(args): Parameters<SlowArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let duration = Duration::try_from_secs_f64(args.seconds)
+            .ok()
+            .filter(|d| *d <= MAX_SLOW)
+            .ok_or_else(|| ErrorData::invalid_params("seconds must be between 0 and 3600", None))?;
+        let done = format!(
+            "{}: computed in {} s",
+            args.label.as_deref().unwrap_or("slow_compute"),
+            args.seconds
+        );
+        Ok(match Tasks::decide(TaskSupport::Optional, &ctx)? {
+            Run::Task => self.tasks.spawn(|task| async move {
+                sleep_unless_cancelled(&task, duration).await?;
+                Ok(text(done))
+            }),
+            Run::Sync => {
+                tokio::select! {
+                    _ = ctx.ct.cancelled() => {
+                        return Err(ErrorData::internal_error("cancelled", None));
+                    }
+                    _ = tokio::time::sleep(duration) => {}
+                }
+                CallToolResponse::Complete(text(done))
+            }
+        })
+    }
+
+    #[tool(description = "A task whose tool result is an error (tasks fixture; tasks only)")]
+    async fn failing_job(
+        &self,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        Tasks::decide(TaskSupport::Required, &ctx)?;
+        Ok(self.tasks.spawn(|task| async move {
+            sleep_unless_cancelled(&task, Duration::from_secs(1)).await?;
+            Ok(tool_error("failing_job failed, as it always does"))
+        }))
+    }
+
+    #[tool(description = "A task that fails with a JSON-RPC error (tasks fixture; tasks only)")]
+    async fn protocol_error_job(
+        &self,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        Tasks::decide(TaskSupport::Required, &ctx)?;
+        Ok(self.tasks.spawn(|task| async move {
+            sleep_unless_cancelled(&task, Duration::from_millis(100)).await?;
+            Err(TaskExit::Error(ErrorData::internal_error(
+                "protocol_error_job failed with an internal error, as it always does",
+                None,
+            )))
+        }))
+    }
+
+    #[tool(
+        description = "Asks for a name (MRTR), then greets in a task (tasks fixture; tasks only)"
+    )]
+    async fn test_tool_with_task(
+        &self,
+        mut s: Session,
+        ctx: RequestContext<RoleServer>,
+    ) -> Asked<CallToolResponse> {
+        // Refused before any question: the task it would end in cannot be sent.
+        Tasks::decide(TaskSupport::Required, &ctx)?;
+        let greeting = match name_of(s.ask_as::<Name>("user_name", "What is your name?").await?) {
+            Some(name) => format!("Hello, {name}!"),
+            None => "No name given.".to_owned(),
+        };
+        Ok(self.tasks.spawn(|_| async move { Ok(text(greeting)) }))
     }
 
     #[tool(description = "Asks the user for a name and an e-mail address")]
@@ -402,6 +527,7 @@ impl ServerHandler for ConformanceServer {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_prompts()
+                .enable_tasks()
                 .build(),
         )
         .with_server_info(Implementation::new(
@@ -449,5 +575,29 @@ impl ServerHandler for ConformanceServer {
         }
         .await;
         s.finish_prompt(result)
+    }
+
+    async fn get_task(
+        &self,
+        params: GetTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.tasks.get(&params)
+    }
+
+    async fn update_task(
+        &self,
+        params: UpdateTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.update(params)
+    }
+
+    async fn cancel_task(
+        &self,
+        params: CancelTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.cancel(&params)
     }
 }
