@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::answer::{Action, AnswerError, Elicitation, Strictness};
-use crate::form::{Field, FieldKind, Form, Revision};
+use crate::form::{Field, FieldKind, Form};
 
 /// A yes/no question as a form with one required boolean, for approvals such as
 /// "Really delete 1,284 logs?". An empty form hangs at least one real client; this
@@ -39,16 +39,13 @@ impl Confirm {
             Field::new(Self::FIELD, true, FieldKind::Boolean { default: None }).with_title(title);
         Confirm {
             // One named boolean is always a valid form.
-            form: Form {
-                fields: Cow::Owned(vec![field]),
-                min_revision: Revision::V2025_06_18,
-            },
+            form: Form::from_checked(vec![field]),
         }
     }
 
     /// Adds help text under the checkbox.
     pub fn with_description(mut self, description: impl Into<Cow<'static, str>>) -> Confirm {
-        if let Some(field) = self.form.fields.to_mut().first_mut() {
+        if let Some(field) = self.form.fields_mut().first_mut() {
             field.description = Some(description.into());
         }
         self

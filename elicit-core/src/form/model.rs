@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::form::Format;
 use crate::form::Revision;
+use crate::form::schema::SchemaJson;
 
 /// One option of a single or multi-select: the wire value and an optional display title.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -373,6 +374,8 @@ impl Field {
 pub struct Form {
     pub(crate) fields: Cow<'static, [Field]>,
     pub(crate) min_revision: Revision,
+    /// The `requestedSchema` JSON per revision, written once when first needed.
+    pub(crate) schema_json: SchemaJson,
 }
 
 /// Why a runtime [`Form`] cannot be built.
@@ -408,6 +411,7 @@ impl Form {
         Form {
             fields: Cow::Borrowed(fields),
             min_revision,
+            schema_json: SchemaJson::new(),
         }
     }
 
@@ -427,12 +431,19 @@ impl Form {
         Form {
             fields: Cow::Owned(fields),
             min_revision,
+            schema_json: SchemaJson::new(),
         }
     }
 
     /// The fields in declaration order.
     pub fn fields(&self) -> &[Field] {
         &self.fields
+    }
+
+    /// The fields, to change: the schema written from them so far is dropped.
+    pub(crate) fn fields_mut(&mut self) -> &mut Vec<Field> {
+        self.schema_json = SchemaJson::new();
+        self.fields.to_mut()
     }
 
     /// A field by wire name.

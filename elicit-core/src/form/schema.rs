@@ -4,6 +4,7 @@
 //! in declaration order, emitting only keys of the MCP subset that the revision knows.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
@@ -94,11 +95,59 @@ impl<'a> RequestedSchema<'a> {
         self.form
     }
 
+    /// The compact JSON text, written once per form and revision and kept in the form
+    /// (what serde writes: the form's fields do not change once it is built).
+    pub(crate) fn json(&self) -> &'a [u8] {
+        self.form.schema_json.get(self.revision, || {
+            // Plain maps, strings and numbers: writing them to a `Vec` cannot fail.
+            serde_json::to_vec(self).unwrap_or_default()
+        })
+    }
+
     /// The schema as a JSON value, for an API that takes one (it also serializes
     /// directly with serde).
     pub fn to_value(&self) -> serde_json::Value {
         // Serializing plain maps, strings and numbers into a `Value` cannot fail.
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// A form's `requestedSchema` JSON per revision, written when first asked for. A clone
+/// starts empty (it may be changed), and two caches always compare equal: it is not
+/// part of what a form is.
+pub(crate) struct SchemaJson([OnceLock<Box<[u8]>>; Revision::ALL.len()]);
+
+impl SchemaJson {
+    pub(crate) const fn new() -> SchemaJson {
+        SchemaJson([const { OnceLock::new() }; Revision::ALL.len()])
+    }
+
+    /// The JSON for `revision`, written by `write` the first time.
+    fn get(&self, revision: Revision, write: impl FnOnce() -> Vec<u8>) -> &[u8] {
+        let slot = match revision {
+            Revision::V2025_06_18 => &self.0[0],
+            Revision::V2025_11_25 => &self.0[1],
+            Revision::V2026_07_28 => &self.0[2],
+        };
+        slot.get_or_init(|| write().into_boxed_slice())
+    }
+}
+
+impl Clone for SchemaJson {
+    fn clone(&self) -> SchemaJson {
+        SchemaJson::new()
+    }
+}
+
+impl PartialEq for SchemaJson {
+    fn eq(&self, _: &SchemaJson) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for SchemaJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SchemaJson")
     }
 }
 
@@ -360,5 +409,65 @@ impl Serialize for Property<'_> {
             }
         }
         map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use crate::answer::Confirm;
+    use crate::form::{Field, FieldKind, Form, Revision};
+
+    /// The kept JSON is what serde writes, per revision, and a changed form writes
+    /// its own.
+    #[test]
+    fn the_kept_json_is_the_written_schema() {
+        let field = |name: &'static str| {
+            Field::new(
+                name,
+                true,
+                FieldKind::Boolean {
+                    default: Some(true),
+                },
+            )
+        };
+        let form = Form::new(vec![field("a")]).expect("a valid form");
+        for &revision in Revision::ALL {
+            let schema = form.requested_schema(revision).expect("any revision");
+            let written = serde_json::to_vec(&schema).expect("plain JSON");
+            assert_eq!(schema.json(), written.as_slice());
+            assert!(std::ptr::eq(schema.json(), schema.json()));
+        }
+        let mut changed = form.clone();
+        changed.fields_mut().push(field("b"));
+        let schema = changed.requested_schema(Revision::LATEST).expect("valid");
+        assert_eq!(
+            schema.json(),
+            serde_json::to_vec(&schema).expect("plain JSON")
+        );
+        assert_ne!(
+            schema.json(),
+            form.requested_schema(Revision::LATEST)
+                .expect("valid")
+                .json()
+        );
+
+        let confirm = Confirm::new("Go?");
+        let before = confirm
+            .form()
+            .requested_schema(Revision::LATEST)
+            .expect("valid");
+        let before = before.json().to_vec();
+        let confirm = confirm.with_description(Cow::Borrowed("Really."));
+        let after = confirm
+            .form()
+            .requested_schema(Revision::LATEST)
+            .expect("valid");
+        assert_ne!(after.json(), before.as_slice());
+        assert_eq!(
+            after.json(),
+            serde_json::to_vec(&after).expect("plain JSON")
+        );
     }
 }

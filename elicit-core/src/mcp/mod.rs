@@ -79,7 +79,7 @@ use crate::answer::{
 use crate::form::{Form, Revision, SchemaError};
 use crate::seal::store::{MemoryStore, RedeemStore, Redemption};
 use crate::seal::{Binding, SealError, Sealer};
-use crate::wizard::{Flow, Outcome, Poll, Request, Wizard, WizardError, WizardState};
+use crate::wizard::{Flow, FormParams, Outcome, Poll, Request, Wizard, WizardError, WizardState};
 
 #[cfg(feature = "http")]
 pub mod http;
@@ -470,6 +470,29 @@ fn question_digest(method: &str, params: &impl Serialize) -> String {
     // the digest differ, and the question be asked again).
     let _ = serde_json::to_writer(&mut hashing, params);
     let hash = hashing.0.finalize();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&hash[..16])
+}
+
+/// The digest of a wizard step's question, an `elicitation/create` request with `params`:
+/// like [`question_digest`], 128 bits of SHA-256 over all that the params hold (the
+/// revision, which decides how the schema is written and whether `mode` is sent; the
+/// message; the schema's JSON), but the schema's JSON is the one the form keeps written,
+/// not written again for every question.
+fn form_digest(params: FormParams<'_>) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    let schema = params.schema();
+    let message = params.message();
+    let mut hashing = sha2::Sha256::new();
+    hashing.update(b"elicitation/create");
+    // After the method, `question_digest` hashes JSON, which starts with `{`: a 1 here
+    // keeps the two kinds of digest apart.
+    hashing.update([0, 1]);
+    hashing.update(schema.revision().as_str().as_bytes());
+    hashing.update((message.len() as u64).to_be_bytes());
+    hashing.update(message.as_bytes());
+    hashing.update(schema.json());
+    let hash = hashing.finalize();
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&hash[..16])
 }
 
@@ -1207,7 +1230,7 @@ impl Session {
                         request.step().index,
                         request.attempt()
                     );
-                    let digest = question_digest("elicitation/create", &request.params());
+                    let digest = form_digest(request.params());
                     if !answered && let Some(result) = self.response(index, &key, &digest) {
                         answered = true;
                         let (action, content) = split_result_owned(result)

@@ -132,6 +132,18 @@ pub struct FormParams<'a> {
     schema: RequestedSchema<'a>,
 }
 
+impl<'a> FormParams<'a> {
+    /// The message.
+    pub(crate) fn message(&self) -> &'a str {
+        self.message
+    }
+
+    /// The `requestedSchema`.
+    pub(crate) fn schema(&self) -> RequestedSchema<'a> {
+        self.schema
+    }
+}
+
 impl Serialize for FormParams<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
