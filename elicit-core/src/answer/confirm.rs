@@ -72,3 +72,32 @@ impl Confirm {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::Confirm;
+    use crate::form::Revision;
+
+    /// A description changes the form, so the schema JSON it keeps is written again.
+    #[test]
+    fn a_description_writes_the_schema_again() {
+        let confirm = Confirm::new("Go?");
+        let before = confirm
+            .form()
+            .requested_schema(Revision::LATEST)
+            .expect("valid");
+        let before = before.json().to_vec();
+        let confirm = confirm.with_description(Cow::Borrowed("Really."));
+        let after = confirm
+            .form()
+            .requested_schema(Revision::LATEST)
+            .expect("valid");
+        assert_ne!(after.json(), before.as_slice());
+        assert_eq!(
+            after.json(),
+            serde_json::to_vec(&after).expect("plain JSON")
+        );
+    }
+}
