@@ -1042,7 +1042,9 @@ async fn a_form_built_at_run_time() {
 // --- several questions in one round (`Session::inputs`), on the conformance server ------
 
 fn conformance_server() -> elicit_examples::servers::conformance::ConformanceServer {
-    elicit_examples::servers::conformance::ConformanceServer::new(elicitor())
+    elicit_examples::servers::conformance::ConformanceServer::new(
+        elicitor().with_tasks(elicit_core::mcp::Tasks::new()),
+    )
 }
 
 /// Calls `tool` once (one MRTR round) with these responses and state.

@@ -10,7 +10,13 @@
 //!   retries the call, and the tool body runs again from the top. Answers of earlier
 //!   rounds travel in `requestState`, sealed with [`crate::seal`] (encrypted, expiring,
 //!   bound to the principal, tool and arguments), so the server keeps nothing between
-//!   rounds and any replica can take the next one.
+//!   rounds and any replica can take the next one;
+//! - **Tasks** (2026-07-28 with the `io.modelcontextprotocol/tasks` extension, for tools
+//!   that run long): the call is answered with a task, the body runs on, and each
+//!   question waits in `tasks/get` until `tasks/update` brings its answer (see
+//!   [`tasks`]).
+//!
+//! [`Session::channel`] tells which one a call got.
 //!
 //! A tool asks through a [`Session`]. Written the rmcp way, as a `#[tool]` method, it
 //! takes the `Session` as an argument and returns [`Asked`]; the server routes its tools
@@ -64,13 +70,15 @@ use std::time::Duration;
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
-    ClientCapabilities, CustomNotification, CustomRequest, ErrorCode, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, InputRequest, InputRequests, InputRequiredResult,
-    ServerNotification, ServerRequest,
+    ClientCapabilities, CreateTaskResult, CustomNotification, CustomRequest, ErrorCode,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, InputRequest, InputRequests,
+    InputRequiredResult, ServerNotification, ServerRequest,
 };
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
+use ::rmcp::task_manager::{TaskContext, TaskExit};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
 
 use crate::answer::{
     self, Action, AnswerError, Confirm, Elicit, Elicitation, Strictness, split_result,
@@ -83,8 +91,10 @@ use crate::wizard::{Flow, FormParams, Outcome, Poll, Request, Wizard, WizardErro
 
 #[cfg(feature = "http")]
 pub mod http;
+pub mod tasks;
 mod tools;
 
+pub use tasks::{TaskSupport, Tasks};
 pub use tools::Tools;
 
 /// How long a push-mode question waits for the person to answer, unless the
@@ -109,6 +119,7 @@ pub struct Elicitor {
     timeout: Option<Duration>,
     attempts: u32,
     strictness: Strictness,
+    tasks: Option<Tasks>,
 }
 
 impl fmt::Debug for Elicitor {
@@ -119,6 +130,7 @@ impl fmt::Debug for Elicitor {
             .field("strictness", &self.strictness)
             .field("store", &self.store)
             .field("first_round_answers", &self.first_round_answers)
+            .field("tasks", &self.tasks)
             .finish_non_exhaustive()
     }
 }
@@ -136,7 +148,17 @@ impl Elicitor {
             timeout: Some(DEFAULT_TIMEOUT),
             attempts: crate::wizard::DEFAULT_ATTEMPTS,
             strictness: Strictness::Strict,
+            tasks: None,
         }
+    }
+
+    /// Runs tasks (the Tasks extension, 2026-07-28) in `tasks`: the tools
+    /// [`Tools::with_task_support`] names, and the bodies that
+    /// [continue in a task](Session::continue_in_task). Every handler of one server
+    /// must share the same `Tasks` (clone it).
+    pub fn with_tasks(mut self, tasks: Tasks) -> Elicitor {
+        self.tasks = Some(tasks);
+        self
     }
 
     /// Where redeemed states are recorded (2026-07-28): each sealed state is good for
@@ -209,6 +231,7 @@ impl Elicitor {
             params.request_state.as_deref(),
             params.input_responses.clone(),
             None,
+            None,
         )
     }
 
@@ -241,6 +264,7 @@ impl Elicitor {
             params.request_state.as_deref(),
             params.input_responses.clone(),
             None,
+            None,
         )
     }
 
@@ -254,9 +278,11 @@ impl Elicitor {
         request_state: Option<&str>,
         responses: Option<BTreeMap<String, Value>>,
         reply: Option<Arc<tools::Reply>>,
+        task: Option<(TaskContext, CancellationToken)>,
     ) -> Result<Session, McpError> {
         let revision = revision_of(ctx);
         let mrtr = match (revision, binding) {
+            _ if task.is_some() => None,
             (Some(r), Some(binding)) if Revision::is_stateless(r) => {
                 let (saved, unredeemed) = match request_state {
                     Some(token) => {
@@ -307,7 +333,13 @@ impl Elicitor {
         };
         // Only the id and the token: meta and extensions (HTTP headers) are not needed.
         let mut call = RequestContext::new(ctx.id.clone(), ctx.peer.clone());
-        call.ct = ctx.ct.clone();
+        let task = task.map(|(task, token)| {
+            call.ct = token;
+            task
+        });
+        if task.is_none() {
+            call.ct = ctx.ct.clone();
+        }
         Ok(Session {
             peer: ctx.peer.clone(),
             call,
@@ -319,6 +351,9 @@ impl Elicitor {
             cursor: 0,
             call_id,
             mrtr,
+            task,
+            tasks: self.tasks.clone(),
+            principal: principal_of(ctx).to_owned(),
             reply,
         })
     }
@@ -583,15 +618,35 @@ pub struct Session {
     cursor: usize,
     call_id: String,
     mrtr: Option<Mrtr>,
+    /// On the Tasks channel: the task the questions wait in.
+    task: Option<TaskContext>,
+    /// The server's tasks, for [`Session::continue_in_task`].
+    tasks: Option<Tasks>,
+    /// Whom the call is for: a task it starts is theirs.
+    principal: String,
     /// Where a call routed by [`Tools`] hands its `input_required` result back.
     reply: Option<Arc<tools::Reply>>,
+}
+
+/// How a call's questions reach the user: see the [module](self) docs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Channel {
+    /// `elicitation/create` requests sent to the client and awaited in place
+    /// (2025-06-18, 2025-11-25).
+    Push,
+    /// `input_required` results, the call retried with the answers (2026-07-28).
+    Rounds,
+    /// A task: the questions wait in `tasks/get`, the answers come with `tasks/update`
+    /// (2026-07-28 with the Tasks extension).
+    Task,
 }
 
 impl fmt::Debug for Session {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Session")
             .field("revision", &self.revision)
-            .field("mrtr", &self.mrtr.is_some())
+            .field("channel", &self.channel())
             .field("cursor", &self.cursor)
             .finish_non_exhaustive()
     }
@@ -604,7 +659,8 @@ pub enum AskError {
     /// The client did not declare the capability (`elicitation`, its form or URL mode)
     /// on this revision, or speaks a revision without elicitation.
     Unsupported {
-        /// `"form"` or `"url"`; `"sampling"` or `"roots"` for those requests.
+        /// `"form"` or `"url"`; `"sampling"` or `"roots"` for those requests; `"tasks"`
+        /// for the Tasks extension.
         mode: &'static str,
         /// The negotiated revision, when it is one elicitation knows.
         revision: Option<Revision>,
@@ -626,6 +682,10 @@ pub enum AskError {
 impl fmt::Display for AskError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            AskError::Unsupported { mode: "tasks", .. } => f.write_str(
+                "the client cannot run this tool as a task: it did not declare the \
+                 io.modelcontextprotocol/tasks extension (protocol 2026-07-28 or later)",
+            ),
             AskError::Unsupported { mode, revision } if matches!(*mode, "sampling" | "roots") => {
                 let _ = revision;
                 write!(
@@ -667,6 +727,11 @@ impl std::error::Error for AskError {}
 impl From<AskError> for McpError {
     fn from(e: AskError) -> McpError {
         match &e {
+            AskError::Unsupported { mode: "tasks", .. } => {
+                McpError::missing_required_client_capability(
+                    ClientCapabilities::builder().enable_tasks().build(),
+                )
+            }
             AskError::Unsupported {
                 mode,
                 revision: Some(r),
@@ -699,6 +764,9 @@ pub enum Halt {
     /// The call needs answers first (2026-07-28): an `input_required` result, its
     /// state sealed, ready to send.
     InputRequired(Box<InputRequired>),
+    /// The call goes on as a task ([`Session::continue_in_task`]): the task to answer
+    /// the call with.
+    Task(Box<TaskStarted>),
     /// A question could not be asked or answered.
     Ask(AskError),
     /// The tool's own error.
@@ -718,12 +786,29 @@ impl From<McpError> for Halt {
 }
 
 impl Halt {
-    /// The `input_required` result to send, or the JSON-RPC error.
-    fn into_response(self) -> Result<InputRequiredResult, McpError> {
+    /// The `tools/call` response to send: the `input_required` result or the task,
+    /// or the JSON-RPC error.
+    fn into_response(self) -> Result<CallToolResponse, McpError> {
         match self {
-            Halt::InputRequired(r) => Ok(r.result),
+            Halt::InputRequired(r) => Ok(CallToolResponse::InputRequired(r.result)),
+            Halt::Task(t) => Ok(CallToolResponse::Task(t.result)),
             Halt::Ask(e) => Err(e.into()),
             Halt::Error(e) => Err(e),
+        }
+    }
+
+    /// How a task whose body stopped with this ends: `cancelled` when it stopped
+    /// because the task was cancelled, else `failed` with the error.
+    fn into_task_exit(self) -> TaskExit {
+        match self {
+            Halt::Ask(AskError::Cancelled) => TaskExit::Cancelled,
+            halt => match halt.into_response() {
+                Err(e) => TaskExit::Error(e),
+                Ok(_) => TaskExit::Error(McpError::internal_error(
+                    "a task cannot answer with input_required or another task",
+                    None,
+                )),
+            },
         }
     }
 }
@@ -732,6 +817,7 @@ impl fmt::Display for Halt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Halt::InputRequired(r) => write!(f, "waiting for {} input request(s)", r.len()),
+            Halt::Task(t) => write!(f, "going on as the task {}", t.result.task.task_id),
             Halt::Ask(e) => e.fmt(f),
             Halt::Error(e) => e.message.fmt(f),
         }
@@ -756,6 +842,15 @@ impl InputRequired {
     fn len(&self) -> usize {
         self.result.input_requests.as_ref().map_or(0, |r| r.len())
     }
+}
+
+/// A task a call goes on as ([`Session::continue_in_task`]), ready to answer the call
+/// with.
+#[derive(Debug)]
+pub struct TaskStarted {
+    result: CreateTaskResult,
+    /// Where a call routed by [`Tools`] takes it.
+    reply: Option<Arc<tools::Reply>>,
 }
 
 /// The user's answer to a URL-mode elicitation: whether they agreed to open it.
@@ -992,6 +1087,90 @@ impl Session {
         self.mrtr.is_some()
     }
 
+    /// How this call's questions reach the user.
+    pub fn channel(&self) -> Channel {
+        match (&self.mrtr, &self.task) {
+            (_, Some(_)) => Channel::Task,
+            (Some(_), None) => Channel::Rounds,
+            (None, None) => Channel::Push,
+        }
+    }
+
+    /// Whether [`continue_in_task`](Self::continue_in_task) would start a task: the
+    /// server runs tasks ([`Elicitor::with_tasks`]), the client declared the extension
+    /// (2026-07-28), and the call is not a task already.
+    pub fn supports_tasks(&self) -> bool {
+        self.tasks.is_some()
+            && self.task.is_none()
+            && tasks::declared(self.revision, self.capabilities.as_ref())
+    }
+
+    /// Runs the rest of the tool, `work`, as a task when the client can take one
+    /// ([`supports_tasks`](Self::supports_tasks)), and in the call otherwise: the call is
+    /// answered with the task at once, and `work` goes on with a session whose
+    /// questions wait in `tasks/get`. Ask first (in rounds or pushed), then do the long
+    /// part in the task:
+    ///
+    /// ```
+    /// # use elicit_core::mcp::{Asked, Session};
+    /// # use elicit_core::{Elicit, Elicitation};
+    /// # use rmcp::model::{CallToolResult, ContentBlock};
+    /// # use serde::Deserialize;
+    /// #[derive(Elicit, Deserialize)]
+    /// struct Approve {
+    ///     approve: bool,
+    /// }
+    ///
+    /// async fn export(mut s: Session) -> Asked<CallToolResult> {
+    ///     if !matches!(s.ask::<Approve>("Export 40 GB?").await?, Elicitation::Accept(a) if a.approve) {
+    ///         return Ok(CallToolResult::success(vec![ContentBlock::text("Not exported.")]));
+    ///     }
+    ///     s.continue_in_task(|_s| async move {
+    ///         // ... the long export, which may ask more through `_s` ...
+    ///         Ok(CallToolResult::success(vec![ContentBlock::text("Exported.")]))
+    ///     })
+    ///     .await
+    /// }
+    /// ```
+    ///
+    /// On 2026-07-28 the round that starts the task redeems its state, so a replayed
+    /// retry cannot start the task again. The task belongs to the call's principal.
+    pub async fn continue_in_task<F, Fut>(mut self, work: F) -> Asked<CallToolResult>
+    where
+        F: FnOnce(Session) -> Fut,
+        Fut: Future<Output = Asked<CallToolResult>> + Send + 'static,
+    {
+        let tasks = match &self.tasks {
+            Some(tasks) if self.supports_tasks() => tasks.clone(),
+            _ => return work(self).await,
+        };
+        self.redeem().await?;
+        let reply = self.reply.take();
+        let principal = self.principal.clone();
+        let result = tasks.spawn(&principal, move |task, token| {
+            let body = work(self.into_task(task, token));
+            async move { body.await.map_err(Halt::into_task_exit) }
+        });
+        Err(Halt::Task(Box::new(TaskStarted { result, reply })))
+    }
+
+    /// This session, its questions now asked in `task`.
+    fn into_task(mut self, task: TaskContext, token: CancellationToken) -> Session {
+        self.mrtr = None;
+        self.task = Some(task);
+        self.call.ct = token;
+        self.reply = None;
+        self
+    }
+
+    /// Sets the task's status message (`statusMessage` in `tasks/get`), to show the
+    /// user how far a long task got. Does nothing on the other channels.
+    pub fn set_status(&self, message: impl Into<String>) {
+        if let Some(task) = &self.task {
+            task.set_status_message(message);
+        }
+    }
+
     /// Whether the client can show forms. Check it to offer a fallback (a plain text
     /// result, sampling) instead of failing.
     pub fn supports_form(&self) -> bool {
@@ -1076,6 +1255,7 @@ impl Session {
     /// Asks in push mode until a valid answer or the attempts run out.
     async fn push_form<R>(
         &self,
+        key: &str,
         form: &Form,
         params: &(dyn Fn(Option<&str>) -> Value + Sync),
         read: Reader<R>,
@@ -1084,7 +1264,11 @@ impl Session {
         let mut failed = 0;
         loop {
             let result = self
-                .push("elicitation/create", params(problem.as_deref()))
+                .push(
+                    &attempt_key(key, failed),
+                    "elicitation/create",
+                    params(problem.as_deref()),
+                )
                 .await?;
             match self.check(form, &result, read) {
                 Ok(answer) => return Ok(answer),
@@ -1129,7 +1313,11 @@ impl Session {
             .to_value();
         let params = |problem: Option<&str>| form_params(revision, message, problem, &schema);
         if self.mrtr.is_none() {
-            return self.push_form(form, &params, read).await;
+            let key = match key {
+                Some(key) => key.to_owned(),
+                None => format!("ask{index}"),
+            };
+            return self.push_form(&key, form, &params, read).await;
         }
         // 2026-07-28: the answer, if this question was asked, is in this retry's
         // inputResponses.
@@ -1196,8 +1384,13 @@ impl Session {
                 match self.poll(&mut flow, ctx)? {
                     Poll::Done(outcome) => return Ok(outcome),
                     Poll::Ask(request) => {
+                        let key = format!(
+                            "wizard{index}.{}.{}",
+                            request.step().index,
+                            request.attempt()
+                        );
                         let result = self
-                            .push("elicitation/create", params_value(&request))
+                            .push(&key, "elicitation/create", params_value(&request))
                             .await?;
                         let (action, content) = split_result_owned(result)
                             .map_err(|e| Halt::Ask(AskError::Answer(e)))?;
@@ -1286,17 +1479,24 @@ impl Session {
         params.insert("mode".into(), "url".into());
         params.insert("message".into(), message.into());
         params.insert("url".into(), url.into());
+        let key = format!("url{index}");
+        if self.task.is_some() {
+            // 2026-07-28: no `elicitationId`, as in rounds.
+            let result = self
+                .push(&key, "elicitation/create", Value::Object(params))
+                .await?;
+            return check(&result).map_err(|e| AskError::Answer(e).into());
+        }
         if self.mrtr.is_none() {
             let id = new_elicitation_id();
             params.insert("elicitationId".into(), id.clone().into());
             let result = self
-                .push("elicitation/create", Value::Object(params))
+                .push(&key, "elicitation/create", Value::Object(params))
                 .await?;
             let mut answer = check(&result).map_err(AskError::Answer)?;
             answer.elicitation_id = Some(id);
             return Ok(answer);
         }
-        let key = format!("url{index}");
         let params = Value::Object(params);
         let digest = question_digest("elicitation/create", &params);
         if let Some(result) = self.response(index, &key, &digest) {
@@ -1350,13 +1550,16 @@ impl Session {
     }
 
     /// Any other input request of 2026-07-28 (`sampling/createMessage`, `roots/list`,
-    /// or an elicitation built by hand): the client's raw result. Push mode has no
-    /// such thing: there it is [`AskError::Unsupported`].
+    /// or an elicitation built by hand): the client's raw result, in rounds or in a
+    /// task. Push mode has no such thing: there it is [`AskError::Unsupported`].
     pub async fn input(&mut self, method: &str, params: Value) -> Result<Value, Halt> {
         self.redeem().await?;
         let index = self.next_index();
         if let Some(logged) = self.logged(index) {
             return Ok(logged);
+        }
+        if self.task.is_some() {
+            return self.push(&format!("input{index}"), method, params).await;
         }
         if self.mrtr.is_none() {
             return Err(AskError::Unsupported {
@@ -1377,7 +1580,8 @@ impl Session {
     }
 
     /// Several questions at once: on 2026-07-28 they travel in **one** `input_required`
-    /// round (a form, a sampling request and a roots request side by side); in push
+    /// round (a form, a sampling request and a roots request side by side), and a task
+    /// waits on all of them at once (the client may answer them one by one); in push
     /// mode they are sent one after the other. Answers come back in the order asked.
     ///
     /// A form's answer is validated like [`ask`](Self::ask)'s (an invalid one is asked
@@ -1452,21 +1656,41 @@ impl Session {
             });
         }
         if self.mrtr.is_none() {
+            let this = &*self;
+            let asks =
+                inputs
+                    .iter()
+                    .zip(prepared)
+                    .map(|(input, (method, params, schema))| async move {
+                        Ok(match input {
+                            Input::Form {
+                                key, message, form, ..
+                            } => {
+                                let params = |problem: Option<&str>| {
+                                    form_params(revision, message, problem, &schema)
+                                };
+                                let answer =
+                                    this.push_form(key, form, &params, valid_value).await?;
+                                InputAnswer::Form {
+                                    action: answer.action(),
+                                    content: answer.accepted(),
+                                }
+                            }
+                            Input::Request { key, .. } => {
+                                InputAnswer::Value(this.push(key, method, params).await?)
+                            }
+                        })
+                    });
+            if self.task.is_some() {
+                // All at once: a task waits on every question in one `tasks/get`.
+                return futures_util::future::join_all(asks)
+                    .await
+                    .into_iter()
+                    .collect();
+            }
             let mut answers = Vec::with_capacity(inputs.len());
-            for (input, (method, params, schema)) in inputs.iter().zip(prepared) {
-                answers.push(match input {
-                    Input::Form { message, form, .. } => {
-                        let params = |problem: Option<&str>| {
-                            form_params(revision, message, problem, &schema)
-                        };
-                        let answer = self.push_form(form, &params, valid_value).await?;
-                        InputAnswer::Form {
-                            action: answer.action(),
-                            content: answer.accepted(),
-                        }
-                    }
-                    Input::Request { .. } => InputAnswer::Value(self.push(method, params).await?),
-                });
+            for ask in asks {
+                answers.push(ask.await?);
             }
             return Ok(answers);
         }
@@ -1584,7 +1808,7 @@ impl Session {
     ) -> Result<CallToolResponse, McpError> {
         match result {
             Ok(done) => Ok(CallToolResponse::Complete(done)),
-            Err(halt) => halt.into_response().map(CallToolResponse::InputRequired),
+            Err(halt) => halt.into_response(),
         }
     }
 
@@ -1595,7 +1819,13 @@ impl Session {
     ) -> Result<GetPromptResponse, McpError> {
         match result {
             Ok(done) => Ok(GetPromptResponse::Complete(done)),
-            Err(halt) => halt.into_response().map(GetPromptResponse::InputRequired),
+            Err(halt) => match halt.into_response()? {
+                CallToolResponse::InputRequired(r) => Ok(GetPromptResponse::InputRequired(r)),
+                _ => Err(McpError::internal_error(
+                    "a prompt cannot go on as a task",
+                    None,
+                )),
+            },
         }
     }
 
@@ -1688,9 +1918,12 @@ impl Session {
     /// cancellation of this call, whichever comes first. A cancelled call withdraws its
     /// question (`notifications/cancelled` to the client): its result will be unused,
     /// so the form should not stay on the user's screen, and nothing more is asked.
-    async fn push(&self, method: &str, params: Value) -> Result<Value, Halt> {
+    async fn push(&self, key: &str, method: &str, params: Value) -> Result<Value, Halt> {
         if self.call.ct.is_cancelled() {
             return Err(Halt::Ask(AskError::Cancelled));
+        }
+        if let Some(task) = &self.task {
+            return self.ask_in_task(task, key, method, params).await;
         }
         let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
         let mut options = PeerRequestOptions::no_options();
@@ -1718,6 +1951,47 @@ impl Session {
         let response = response.map_err(peer_error)?;
         serde_json::to_value(response)
             .map_err(|e| Halt::Ask(AskError::Peer(format!("unreadable result: {e}"))))
+    }
+}
+
+impl Session {
+    /// Asks in the task (`key` in its `inputRequests`) and waits for the answer that
+    /// `tasks/update` brings, the timeout, or the task's cancellation, which withdraws
+    /// the question. A question that timed out stays listed until the task ends.
+    async fn ask_in_task(
+        &self,
+        task: &TaskContext,
+        key: &str,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, Halt> {
+        let request = build_input_request(method, params).map_err(|e| {
+            Halt::Error(McpError::internal_error(
+                format!("cannot build the {method} input request: {e}"),
+                None,
+            ))
+        })?;
+        let answer = task.request_input(key, request);
+        let answered = match self.timeout {
+            Some(timeout) => tokio::time::timeout(timeout, answer)
+                .await
+                .map_err(|_| Halt::Ask(AskError::Timeout(timeout)))?,
+            None => answer.await,
+        };
+        answered.map_err(|exit| match exit {
+            TaskExit::Cancelled => Halt::Ask(AskError::Cancelled),
+            TaskExit::Error(e) => Halt::Error(e),
+        })
+    }
+}
+
+/// The key of the `attempt`-th asking of the question `key` in a task, where each key
+/// is used once: `key`, then `key.1`, `key.2`, ...
+fn attempt_key(key: &str, attempt: u32) -> String {
+    if attempt == 0 {
+        key.to_owned()
+    } else {
+        format!("{key}.{attempt}")
     }
 }
 

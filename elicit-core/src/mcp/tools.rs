@@ -1,15 +1,22 @@
 //! Asking from rmcp's `#[tool]` methods: [`Tools`] routes the calls, and a method
 //! takes a [`Session`] like any other extractor.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::handler::server::common::FromContextPart;
 use ::rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext, ToolRouter};
-use ::rmcp::model::{CallToolResponse, InputRequiredResult, Tool};
-use ::rmcp::service::MaybeSend;
+use ::rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CreateTaskResult, ErrorCode,
+    GetTaskParams, GetTaskResult, Tool, UpdateTaskParams,
+};
+use ::rmcp::service::{MaybeSend, RequestContext, RoleServer};
+use ::rmcp::task_manager::{TaskContext, TaskExit};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
+use super::tasks::{TaskSupport, Tasks};
 use super::{Elicitor, Halt, Session, principal_of, revision_of};
 use crate::seal::Binding;
 
@@ -71,13 +78,23 @@ use crate::seal::Binding;
 pub struct Tools<S> {
     router: ToolRouter<S>,
     elicitor: Elicitor,
+    /// The tools that run as tasks, and how.
+    task_support: Arc<HashMap<String, TaskSupport>>,
+    /// Starts a routed call as a task (set with the first task support: it needs a
+    /// server that can be cloned into the task).
+    spawn: Option<Spawn<S>>,
 }
+
+/// Starts the call as a task of the server's [`Tasks`].
+type Spawn<S> = fn(&Tools<S>, &Tasks, ToolCallContext<'_, S>) -> CreateTaskResult;
 
 impl<S> Clone for Tools<S> {
     fn clone(&self) -> Self {
         Tools {
             router: self.router.clone(),
             elicitor: self.elicitor.clone(),
+            task_support: self.task_support.clone(),
+            spawn: self.spawn,
         }
     }
 }
@@ -87,6 +104,7 @@ impl<S> std::fmt::Debug for Tools<S> {
         f.debug_struct("Tools")
             .field("router", &self.router)
             .field("elicitor", &self.elicitor)
+            .field("task_support", &self.task_support)
             .finish()
     }
 }
@@ -94,14 +112,45 @@ impl<S> std::fmt::Debug for Tools<S> {
 impl<S: MaybeSend + 'static> Tools<S> {
     /// The tools of `router`, asking through `elicitor`.
     pub fn new(elicitor: Elicitor, router: ToolRouter<S>) -> Tools<S> {
-        Tools { router, elicitor }
+        Tools {
+            router,
+            elicitor,
+            task_support: Arc::default(),
+            spawn: None,
+        }
     }
 
     /// Calls the tool `call` names: what the `call_tool` of `#[tool_handler]` does.
+    /// A tool with [task support](Self::with_task_support) called by a client that
+    /// declared the Tasks extension is answered with a task, its body running on.
     pub async fn call(
         &self,
         mut call: ToolCallContext<'_, S>,
     ) -> Result<CallToolResponse, McpError> {
+        let support = self
+            .task_support
+            .get(call.name.as_ref())
+            .copied()
+            .unwrap_or_default();
+        if support != TaskSupport::Forbidden {
+            match (support, Tasks::declared(&call.request_context)) {
+                (TaskSupport::Required, false) => return Err(Tasks::required_error()),
+                (_, true) => {
+                    let (Some(tasks), Some(spawn)) = (&self.elicitor.tasks, self.spawn) else {
+                        return Err(McpError::internal_error(
+                            format!(
+                                "the tool {:?} runs as a task, but the server keeps no tasks: \
+                                 give its Elicitor a Tasks (Elicitor::with_tasks)",
+                                call.name
+                            ),
+                            None,
+                        ));
+                    };
+                    return Ok(CallToolResponse::Task(spawn(self, tasks, call)));
+                }
+                _ => {}
+            }
+        }
         let ctx = &call.request_context;
         // Only a 2026-07-28 state is bound; the arguments are taken back unchanged.
         let binding = revision_of(ctx).filter(|r| r.is_stateless()).map(|_| {
@@ -123,14 +172,56 @@ impl<S: MaybeSend + 'static> Tools<S> {
             request_state: call.request_state.take(),
             responses: call.input_responses.take(),
             reply: reply.clone(),
+            task: None,
         };
         call.request_context.extensions.insert(opening);
         let response = self.router.call(call).await;
         match (response, reply.take()) {
-            // The method returned a `Halt::InputRequired`: its result is the response.
-            (Err(_), Some(required)) => Ok(CallToolResponse::InputRequired(required)),
+            // The method returned a `Halt::InputRequired` or `Halt::Task`: its result is
+            // the response.
+            (Err(_), Some(halted)) => Ok(halted),
             (response, _) => response,
         }
+    }
+
+    /// `tasks/get`, for the server's `ServerHandler::get_task`: see
+    /// [`Tasks::get_task`]. Without [`Elicitor::with_tasks`] the method is not found.
+    pub fn get_task(
+        &self,
+        params: GetTaskParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        self.tasks("tasks/get")?.get_task(&params, &ctx)
+    }
+
+    /// `tasks/update`, for the server's `ServerHandler::update_task`: see
+    /// [`Tasks::update_task`].
+    pub fn update_task(
+        &self,
+        params: UpdateTaskParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.tasks("tasks/update")?.update_task(params, &ctx)
+    }
+
+    /// `tasks/cancel`, for the server's `ServerHandler::cancel_task`: see
+    /// [`Tasks::cancel_task`].
+    pub fn cancel_task(
+        &self,
+        params: CancelTaskParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.tasks("tasks/cancel")?.cancel_task(&params, &ctx)
+    }
+
+    fn tasks(&self, method: &str) -> Result<&Tasks, McpError> {
+        self.elicitor.tasks.as_ref().ok_or_else(|| {
+            McpError::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("{method}: this server runs no tasks"),
+                None,
+            )
+        })
     }
 
     /// Every enabled tool, for `tools/list`.
@@ -144,6 +235,59 @@ impl<S: MaybeSend + 'static> Tools<S> {
     }
 }
 
+impl<S: Clone + Send + Sync + 'static> Tools<S> {
+    /// Runs the tool `name` as a task (the Tasks extension, 2026-07-28) as `support`
+    /// says: [`TaskSupport::Optional`] for a client that declared the extension,
+    /// [`TaskSupport::Required`] for those only (any other gets `-32021`). The body is
+    /// the same: its [`Session`] then asks in the task. The tasks are kept in the
+    /// [`Elicitor`]'s [`Tasks`] ([`Elicitor::with_tasks`]); the server is cloned into
+    /// each task.
+    pub fn with_task_support(mut self, name: &str, support: TaskSupport) -> Tools<S> {
+        Arc::make_mut(&mut self.task_support).insert(name.to_owned(), support);
+        self.spawn = Some(spawn_call::<S>);
+        self
+    }
+}
+
+/// Starts the routed `call` as a task of `tasks`: a clone of the server runs the tool
+/// method in the task, its [`Session`] asking there.
+fn spawn_call<S: Clone + Send + Sync + 'static>(
+    tools: &Tools<S>,
+    tasks: &Tasks,
+    call: ToolCallContext<'_, S>,
+) -> CreateTaskResult {
+    let service = call.service.clone();
+    let router = tools.router.clone();
+    let elicitor = tools.elicitor.clone();
+    let mut params = CallToolRequestParams::new(call.name);
+    params.arguments = call.arguments;
+    let mut ctx = call.request_context;
+    let principal = principal_of(&ctx).to_owned();
+    tasks.spawn(&principal, move |task, token| {
+        // The request ends now: the task's own token stands for its cancellation.
+        ctx.ct = token.clone();
+        ctx.extensions.insert(Opening {
+            elicitor,
+            binding: None,
+            request_state: None,
+            responses: None,
+            reply: Arc::default(),
+            task: Some((task, token)),
+        });
+        async move {
+            let call = ToolCallContext::new(&service, params, ctx);
+            match router.call(call).await {
+                Ok(CallToolResponse::Complete(result)) => Ok(result),
+                Ok(_) => Err(TaskExit::Error(McpError::internal_error(
+                    "a task cannot answer with input_required or another task",
+                    None,
+                ))),
+                Err(e) => Err(TaskExit::Error(e)),
+            }
+        }
+    })
+}
+
 /// What a routed call's [`Session`] is opened from, in the request's extensions until
 /// the method takes it.
 #[derive(Clone)]
@@ -153,19 +297,22 @@ struct Opening {
     request_state: Option<String>,
     responses: Option<::rmcp::model::InputResponses>,
     reply: Arc<Reply>,
+    /// On the Tasks channel: the task, and the token its cancellation fires.
+    task: Option<(TaskContext, CancellationToken)>,
 }
 
-/// Where a routed call's `input_required` result waits for [`Tools::call`]: rmcp turns
-/// an error of a tool method into an error response, so the result goes around it.
+/// Where a routed call's `input_required` result or task waits for [`Tools::call`]:
+/// rmcp turns an error of a tool method into an error response, so the result goes
+/// around it.
 #[derive(Debug, Default)]
-pub(super) struct Reply(Mutex<Option<InputRequiredResult>>);
+pub(super) struct Reply(Mutex<Option<CallToolResponse>>);
 
 impl Reply {
-    fn put(&self, result: InputRequiredResult) {
+    fn put(&self, result: CallToolResponse) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
     }
 
-    fn take(&self) -> Option<InputRequiredResult> {
+    fn take(&self) -> Option<CallToolResponse> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 }
@@ -190,6 +337,7 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for Session {
             opening.request_state.as_deref(),
             opening.responses,
             Some(opening.reply),
+            opening.task,
         )
     }
 }
@@ -198,25 +346,32 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for Session {
 /// routed by [`Tools`], the `input_required` result.
 impl IntoCallToolResult for Halt {
     fn into_call_tool_result(self) -> Result<CallToolResponse, McpError> {
-        match self {
+        let (reply, response) = match self {
             Halt::InputRequired(required) => {
                 let required = *required;
-                match required.reply {
-                    Some(reply) => {
-                        reply.put(required.result);
-                        // Seen by `Tools::call`, which answers with the result instead.
-                        Err(McpError::internal_error("input required", None))
-                    }
-                    None => Err(McpError::internal_error(
-                        "this tool asked a question on 2026-07-28, but its Session was not \
-                         opened by elicit_core::mcp::Tools, so the input_required result \
-                         cannot be sent: route the tool by Tools, or answer with \
-                         Session::finish",
-                        None,
-                    )),
-                }
+                (
+                    required.reply,
+                    CallToolResponse::InputRequired(required.result),
+                )
             }
-            halt => halt.into_response().map(CallToolResponse::InputRequired),
+            Halt::Task(task) => {
+                let task = *task;
+                (task.reply, CallToolResponse::Task(task.result))
+            }
+            halt => return halt.into_response(),
+        };
+        match reply {
+            Some(reply) => {
+                reply.put(response);
+                // Seen by `Tools::call`, which answers with the response instead.
+                Err(McpError::internal_error("input required", None))
+            }
+            None => Err(McpError::internal_error(
+                "this tool asked a question on 2026-07-28 or went on as a task, but its \
+                 Session was not opened by elicit_core::mcp::Tools, so the result cannot \
+                 be sent: route the tool by Tools, or answer with Session::finish",
+                None,
+            )),
         }
     }
 }

@@ -9,8 +9,8 @@
 //! ```
 
 use clap::Parser;
+use elicit_core::mcp::Tasks;
 use elicit_examples::servers::conformance::ConformanceServer;
-use elicit_examples::servers::tasks::TaskManager;
 use elicit_examples::servers::{ServerArgs, serve};
 
 /// MCP server with the tools and the prompt of the conformance suite's elicitation,
@@ -28,12 +28,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The suite's `input-required-result-ignore-extra-params` scenario answers in its
     // first call, before any question was asked, and expects a complete result: only
     // this harness server reads such answers.
-    let elicitor = cli.server.elicitor().await?.with_first_round_answers(true);
-    // One store of tasks for every handler: a stateless server makes one per request,
-    // and a task created by one request is polled and cancelled by others.
-    let tasks = TaskManager::new();
+    // One store of tasks for every handler (cloned in the elicitor): a stateless server
+    // makes one per request, and a task created by one request is polled and cancelled
+    // by others.
+    let elicitor = cli
+        .server
+        .elicitor()
+        .await?
+        .with_first_round_answers(true)
+        .with_tasks(Tasks::new());
     serve::serve(cli.server.listen()?, move || {
-        ConformanceServer::new(elicitor.clone()).with_tasks(tasks.clone())
+        ConformanceServer::new(elicitor.clone())
     })
     .await
 }

@@ -5,28 +5,27 @@
 //! round goes through [`elicit_core::mcp`]; nothing here writes an elicitation by hand.
 //!
 //! It also has the fixtures of the suite's `tasks-*` scenarios (the Tasks extension,
-//! SEP-2663) that ask no question inside a task: `greet`, `slow_compute`,
-//! `failing_job`, `protocol_error_job` and `test_tool_with_task` (which asks before its
-//! task starts), through [`super::tasks`]. `confirm_delete` and `multi_input` ask from
-//! inside a task, which `Session` cannot do yet (#24).
+//! SEP-2663), run as tasks by [`Tools::with_task_support`]: `greet` (never a task),
+//! `slow_compute` and `confirm_delete` and `multi_input` (a task when the client
+//! declared the extension; the last two ask from inside it), `failing_job` and
+//! `protocol_error_job` (tasks only), and `test_tool_with_task`, which asks by MRTR
+//! first and then goes on as a task ([`Session::continue_in_task`]).
 
 use std::time::Duration;
 
-use elicit_core::mcp::{Asked, Elicitor, Halt, Input, Session, Tools};
+use elicit_core::mcp::{AskError, Asked, Elicitor, Halt, Input, Session, TaskSupport, Tools};
 use elicit_core::{Elicit, Elicitation};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResponse, CallToolResult, CancelTaskParams, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, GetTaskParams, GetTaskResult, Implementation, ListPromptsResult,
-    PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities, ServerConfig,
-    UpdateTaskParams,
+    CallToolResult, CancelTaskParams, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    GetTaskParams, GetTaskResult, Implementation, ListPromptsResult, PaginatedRequestParams,
+    Prompt, PromptMessage, Role, ServerCapabilities, ServerConfig, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::tasks::{Run, TaskExit, TaskManager, TaskSupport, Tasks, sleep_unless_cancelled};
 use super::{text, tool_error};
 
 /// `test_elicitation`: a user name and an e-mail address.
@@ -178,8 +177,6 @@ pub struct ConformanceServer {
     tools: Tools<ConformanceServer>,
     /// For the prompt, which is answered by hand (rmcp routes prompts apart).
     elicitor: Elicitor,
-    /// The tasks of the `tasks-*` fixtures.
-    tasks: Tasks,
 }
 
 /// The arguments of `greet`.
@@ -201,6 +198,41 @@ pub struct SlowArgs {
 
 /// The longest `slow_compute` there is.
 const MAX_SLOW: Duration = Duration::from_secs(3600);
+
+/// Sleeps `duration`, or fails with "cancelled" as soon as `ctx`'s call (or task) is
+/// cancelled: the cooperative wait of a long tool.
+async fn sleep_unless_cancelled(
+    ctx: &RequestContext<RoleServer>,
+    duration: Duration,
+) -> Result<(), ErrorData> {
+    tokio::select! {
+        _ = ctx.ct.cancelled() => Err(ErrorData::internal_error("cancelled", None)),
+        _ = tokio::time::sleep(duration) => Ok(()),
+    }
+}
+
+/// The arguments of `confirm_delete`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct FileArgs {
+    /// The file to delete
+    pub filename: String,
+}
+
+/// `confirm_delete`'s question.
+#[derive(Debug, Elicit, Deserialize)]
+pub struct ConfirmDelete {
+    /// Delete the file?
+    pub confirm: bool,
+}
+
+/// Each of `multi_input`'s two questions.
+#[derive(Debug, Elicit, Deserialize)]
+pub struct NameConfirm {
+    /// Your name
+    pub name: String,
+    /// Confirm
+    pub confirm: bool,
+}
 
 /// The arguments of `test_elicitation`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -255,21 +287,17 @@ fn name_of(answer: Elicitation<Name>) -> Option<String> {
 
 #[tool_router]
 impl ConformanceServer {
-    /// A server sealing MRTR state with `elicitor`'s key, with tasks of its own: give
-    /// every instance of one server the same store with [`Self::with_tasks`].
+    /// A server sealing MRTR state with `elicitor`'s key, running its tasks in the
+    /// elicitor's `Tasks` (`Elicitor::with_tasks`; without them the task fixtures answer
+    /// with an internal error).
     pub fn new(elicitor: Elicitor) -> ConformanceServer {
-        ConformanceServer {
-            tools: Tools::new(elicitor.clone(), Self::tool_router()),
-            elicitor,
-            tasks: Tasks::default(),
-        }
-    }
-
-    /// This server keeping its tasks in `manager`, which is shared with its clones (a
-    /// stateless HTTP server makes one instance per request: all must share it).
-    pub fn with_tasks(mut self, manager: TaskManager) -> ConformanceServer {
-        self.tasks = Tasks::new(manager);
-        self
+        let tools = Tools::new(elicitor.clone(), Self::tool_router())
+            .with_task_support("slow_compute", TaskSupport::Optional)
+            .with_task_support("confirm_delete", TaskSupport::Optional)
+            .with_task_support("multi_input", TaskSupport::Optional)
+            .with_task_support("failing_job", TaskSupport::Required)
+            .with_task_support("protocol_error_job", TaskSupport::Required);
+        ConformanceServer { tools, elicitor }
     }
 
     #[tool(description = "Greets by name, always synchronously (tasks fixture)")]
@@ -285,75 +313,91 @@ impl ConformanceServer {
         &self,
         Parameters(args): Parameters<SlowArgs>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
+    ) -> Result<CallToolResult, ErrorData> {
         let duration = Duration::try_from_secs_f64(args.seconds)
             .ok()
             .filter(|d| *d <= MAX_SLOW)
             .ok_or_else(|| ErrorData::invalid_params("seconds must be between 0 and 3600", None))?;
-        let done = format!(
+        // In a task, `ctx.ct` fires on `tasks/cancel`; in a call, on its cancellation.
+        sleep_unless_cancelled(&ctx, duration).await?;
+        Ok(text(format!(
             "{}: computed in {} s",
             args.label.as_deref().unwrap_or("slow_compute"),
             args.seconds
-        );
-        Ok(match Tasks::decide(TaskSupport::Optional, &ctx)? {
-            Run::Task => self.tasks.spawn(|task| async move {
-                sleep_unless_cancelled(&task, duration).await?;
-                Ok(text(done))
-            }),
-            Run::Sync => {
-                tokio::select! {
-                    _ = ctx.ct.cancelled() => {
-                        return Err(ErrorData::internal_error("cancelled", None));
-                    }
-                    _ = tokio::time::sleep(duration) => {}
-                }
-                CallToolResponse::Complete(text(done))
-            }
-        })
+        )))
     }
 
     #[tool(description = "A task whose tool result is an error (tasks fixture; tasks only)")]
     async fn failing_job(
         &self,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        Tasks::decide(TaskSupport::Required, &ctx)?;
-        Ok(self.tasks.spawn(|task| async move {
-            sleep_unless_cancelled(&task, Duration::from_secs(1)).await?;
-            Ok(tool_error("failing_job failed, as it always does"))
-        }))
+    ) -> Result<CallToolResult, ErrorData> {
+        sleep_unless_cancelled(&ctx, Duration::from_secs(1)).await?;
+        Ok(tool_error("failing_job failed, as it always does"))
     }
 
     #[tool(description = "A task that fails with a JSON-RPC error (tasks fixture; tasks only)")]
     async fn protocol_error_job(
         &self,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        Tasks::decide(TaskSupport::Required, &ctx)?;
-        Ok(self.tasks.spawn(|task| async move {
-            sleep_unless_cancelled(&task, Duration::from_millis(100)).await?;
-            Err(TaskExit::Error(ErrorData::internal_error(
-                "protocol_error_job failed with an internal error, as it always does",
-                None,
-            )))
-        }))
+    ) -> Result<CallToolResult, ErrorData> {
+        sleep_unless_cancelled(&ctx, Duration::from_millis(100)).await?;
+        Err(ErrorData::internal_error(
+            "protocol_error_job failed with an internal error, as it always does",
+            None,
+        ))
+    }
+
+    #[tool(description = "Asks before deleting a file, from inside a task (tasks fixture)")]
+    async fn confirm_delete(
+        &self,
+        Parameters(args): Parameters<FileArgs>,
+        mut s: Session,
+    ) -> Asked<CallToolResult> {
+        let message = format!("Delete {}?", args.filename);
+        Ok(match s.ask::<ConfirmDelete>(&message).await? {
+            Elicitation::Accept(ConfirmDelete { confirm: true }) => {
+                text(format!("Deleted {}", args.filename))
+            }
+            _ => text(format!("Kept {}", args.filename)),
+        })
+    }
+
+    #[tool(description = "Asks two questions at once, from inside a task (tasks fixture)")]
+    async fn multi_input(&self, mut s: Session) -> Asked<CallToolResult> {
+        let answers = s
+            .inputs(vec![
+                Input::form::<NameConfirm>("first", "First: your name, and confirm"),
+                Input::form::<NameConfirm>("second", "Second: your name, and confirm"),
+            ])
+            .await?;
+        let mut names = Vec::new();
+        for answer in answers {
+            if let Elicitation::Accept(a) = answer.typed::<NameConfirm>()? {
+                names.push(a.name);
+            }
+        }
+        Ok(text(format!("Received: {}", names.join(", "))))
     }
 
     #[tool(
         description = "Asks for a name (MRTR), then greets in a task (tasks fixture; tasks only)"
     )]
-    async fn test_tool_with_task(
-        &self,
-        mut s: Session,
-        ctx: RequestContext<RoleServer>,
-    ) -> Asked<CallToolResponse> {
+    async fn test_tool_with_task(&self, mut s: Session) -> Asked<CallToolResult> {
         // Refused before any question: the task it would end in cannot be sent.
-        Tasks::decide(TaskSupport::Required, &ctx)?;
+        if !s.supports_tasks() {
+            return Err(AskError::Unsupported {
+                mode: "tasks",
+                revision: s.revision(),
+            }
+            .into());
+        }
         let greeting = match name_of(s.ask_as::<Name>("user_name", "What is your name?").await?) {
             Some(name) => format!("Hello, {name}!"),
             None => "No name given.".to_owned(),
         };
-        Ok(self.tasks.spawn(|_| async move { Ok(text(greeting)) }))
+        s.continue_in_task(|_| async move { Ok(text(greeting)) })
+            .await
     }
 
     #[tool(description = "Asks the user for a name and an e-mail address")]
@@ -580,24 +624,24 @@ impl ServerHandler for ConformanceServer {
     async fn get_task(
         &self,
         params: GetTaskParams,
-        _: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        self.tasks.get(&params)
+        self.tools.get_task(params, ctx)
     }
 
     async fn update_task(
         &self,
         params: UpdateTaskParams,
-        _: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.tasks.update(params)
+        self.tools.update_task(params, ctx)
     }
 
     async fn cancel_task(
         &self,
         params: CancelTaskParams,
-        _: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.tasks.cancel(&params)
+        self.tools.cancel_task(params, ctx)
     }
 }

@@ -1,12 +1,10 @@
 //! The example MCP servers (binaries `book-trip`, `purge-approval`, `ticket-booking`),
 //! as library types so tests can run them in-process.
-//! [`tasks`] is the Tasks extension (SEP-2663) plumbing `conformance-server` uses.
 
 pub mod conformance;
 pub mod inventory;
 pub mod purge;
 pub mod serve;
-pub mod tasks;
 pub mod ticket;
 pub mod trip;
 

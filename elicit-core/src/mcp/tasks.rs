@@ -1,0 +1,289 @@
+//! The Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663): the third channel
+//! a question can take, for calls that run long.
+//!
+//! A `tools/call` answered with a task returns at once (`resultType: "task"`); the
+//! client polls `tasks/get`, which reports `working`, then `input_required` with the
+//! questions in `inputRequests` while the tool waits for the user, and finally the
+//! result inlined. Answers come back with `tasks/update`, and `tasks/cancel` stops the
+//! task. The tool body is the same as on the other channels: its [`Session`] asks and
+//! awaits in place, as in push mode, each question under a key unique for the life of
+//! the task.
+//!
+//! What a server does to offer it:
+//!
+//! 1. keep one [`Tasks`] for the whole server (clones share it: a stateless HTTP
+//!    server builds a handler per request, and every one must see the same tasks) and
+//!    give it to the [`Elicitor`](super::Elicitor) with
+//!    [`with_tasks`](super::Elicitor::with_tasks);
+//! 2. advertise the extension (`ServerCapabilities::builder().enable_tasks()`);
+//! 3. say which tools run as tasks ([`Tools::with_task_support`](super::Tools::with_task_support)),
+//!    or let a tool body move into a task after its first questions
+//!    ([`Session::continue_in_task`]);
+//! 4. answer `tasks/get`, `tasks/update` and `tasks/cancel` with
+//!    [`Tools::get_task`](super::Tools::get_task) and its siblings (rmcp refuses them
+//!    with `-32021` for a client that did not declare the extension).
+//!
+//! A task is bound to the [`Principal`](super::Principal) of the call that started it:
+//! to any other principal its id is unknown (`-32602`).
+//!
+//! Tasks live in the memory of the process that started them: the running tool body is
+//! a future there. Replicas behind a load balancer must send every `tasks/*` request of
+//! a task to the replica that created it (the task id travels in the `Mcp-Name` header
+//! of 2026-07-28 requests, so a proxy can route on it); see `docs/tasks.md`.
+//!
+//! [`Session`]: super::Session
+//! [`Session::continue_in_task`]: super::Session::continue_in_task
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ::rmcp::ErrorData as McpError;
+use ::rmcp::model::{
+    CallToolResult, CancelTaskParams, ClientCapabilities, CreateTaskResult, GetTaskParams,
+    GetTaskResult, UpdateTaskParams,
+};
+use ::rmcp::service::{RequestContext, RoleServer};
+use ::rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
+use tokio_util::sync::CancellationToken;
+
+use super::principal_of;
+use crate::form::Revision;
+
+/// How long a task lives unless [`Tasks::with_ttl`] says otherwise: one hour, from its
+/// creation. A task still running then (its questions unanswered) ends `failed`.
+pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
+
+/// How often a client is told to poll `tasks/get`, unless
+/// [`Tasks::with_poll_interval`] says otherwise.
+pub const DEFAULT_POLL_INTERVAL: Duration = Duration::from_millis(500);
+
+/// Whether a tool runs as a task: the server's own choice, per tool (SEP-2663 puts no
+/// such field on the wire).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// Always answered in the call (the default). Its body may still move into a task
+    /// with [`Session::continue_in_task`](super::Session::continue_in_task).
+    #[default]
+    Forbidden,
+    /// A task for a client that declared the extension, in the call for any other.
+    Optional,
+    /// Only as a task: a client that did not declare the extension gets `-32021`
+    /// ([`MISSING_CAPABILITY`](super::MISSING_CAPABILITY)) naming it.
+    Required,
+}
+
+/// The tasks of a server: where they run, and who may see them.
+///
+/// Clones share the tasks. Keep one for the whole server.
+#[derive(Clone)]
+pub struct Tasks {
+    manager: TaskManager,
+    /// The principal each task belongs to, and when it was started.
+    owners: Arc<Mutex<Owners>>,
+    ttl: Option<Duration>,
+    poll_interval: Duration,
+}
+
+#[derive(Default)]
+struct Owners {
+    by_task: HashMap<String, (String, Instant)>,
+    /// When the map is next pruned of tasks that cannot be kept any more.
+    prune_at: Option<Instant>,
+}
+
+impl std::fmt::Debug for Tasks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tasks")
+            .field("running", &self.running())
+            .field("ttl", &self.ttl)
+            .field("poll_interval", &self.poll_interval)
+            .finish()
+    }
+}
+
+impl Default for Tasks {
+    fn default() -> Tasks {
+        Tasks::new()
+    }
+}
+
+impl Tasks {
+    /// An empty set of tasks, each living [`DEFAULT_TASK_TTL`] and polled every
+    /// [`DEFAULT_POLL_INTERVAL`].
+    pub fn new() -> Tasks {
+        Tasks {
+            manager: TaskManager::new(),
+            owners: Arc::default(),
+            ttl: Some(DEFAULT_TASK_TTL),
+            poll_interval: DEFAULT_POLL_INTERVAL,
+        }
+    }
+
+    /// How long each task may live from its creation (`None`: until it ends, and then
+    /// as long as the server runs). A task still running at its deadline is stopped and
+    /// ends `failed` ("task expired"); an ended task can be read for one more `ttl`.
+    pub fn with_ttl(mut self, ttl: Option<Duration>) -> Tasks {
+        self.ttl = ttl;
+        self
+    }
+
+    /// How often clients are told to poll `tasks/get` (`pollIntervalMs`).
+    pub fn with_poll_interval(mut self, interval: Duration) -> Tasks {
+        self.poll_interval = interval;
+        self
+    }
+
+    /// How many tasks have not ended yet.
+    pub fn running(&self) -> usize {
+        self.manager.running_task_count()
+    }
+
+    /// `tasks/get`: the task, with its questions while it waits for input and its
+    /// result or error once it ended. `-32602` for an id that is unknown, expired, or
+    /// another principal's.
+    pub fn get_task(
+        &self,
+        params: &GetTaskParams,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        self.check_owner(&params.task_id, ctx)?;
+        Ok(GetTaskResult::new(self.manager.get_task(&params.task_id)?))
+    }
+
+    /// `tasks/update`: hands answers to the questions the task waits on. Answers to
+    /// unknown or already answered keys are ignored; the task goes on once every
+    /// question it waits on has its answer.
+    pub fn update_task(
+        &self,
+        params: UpdateTaskParams,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.check_owner(&params.task_id, ctx)?;
+        self.manager
+            .update_task(&params.task_id, params.input_responses)
+    }
+
+    /// `tasks/cancel`: withdraws the questions the task waits on and stops it (it ends
+    /// `cancelled` once its body stops). Acknowledged for a task that already ended.
+    pub fn cancel_task(
+        &self,
+        params: &CancelTaskParams,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.check_owner(&params.task_id, ctx)?;
+        self.manager.cancel_task(&params.task_id)
+    }
+
+    /// `-32602` unless the task `id` is the principal's of `ctx`.
+    fn check_owner(&self, id: &str, ctx: &RequestContext<RoleServer>) -> Result<(), McpError> {
+        let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        match owners.by_task.get(id) {
+            Some((owner, _)) if owner == principal_of(ctx) => Ok(()),
+            // The same answer as for an id that never was.
+            _ => Err(McpError::invalid_params(
+                format!("unknown task: {id}"),
+                None,
+            )),
+        }
+    }
+
+    /// Starts `work` as a task of `principal`, and returns the task to answer the call
+    /// with. `work` gets the task's handle and a token cancelled by `tasks/cancel`.
+    pub(super) fn spawn<F, Fut>(&self, principal: &str, work: F) -> CreateTaskResult
+    where
+        F: FnOnce(TaskContext, CancellationToken) -> Fut,
+        Fut: Future<Output = Result<CallToolResult, TaskExit>> + Send + 'static,
+    {
+        let options = TaskOptions::new()
+            .with_ttl_ms(
+                self.ttl
+                    .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
+            )
+            .with_poll_interval_ms(
+                self.poll_interval
+                    .as_millis()
+                    .try_into()
+                    .unwrap_or(u64::MAX),
+            );
+        // The owner is recorded before the task can be read: under the same lock as the
+        // spawn, so no `tasks/get` sees the task without its owner.
+        let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        self.prune(&mut owners);
+        let task = self.manager.spawn(options, |task| {
+            let token = CancellationToken::new();
+            Box::pin(watch_cancel(task.clone(), token.clone(), work(task, token)))
+        });
+        owners
+            .by_task
+            .insert(task.task_id.clone(), (principal.to_owned(), Instant::now()));
+        CreateTaskResult::new(task)
+    }
+
+    /// Forgets the owners of tasks rmcp no longer keeps: a task ends by its TTL and is
+    /// kept one TTL more, so after twice the TTL (and a minute of slack) it is gone.
+    fn prune(&self, owners: &mut Owners) {
+        let Some(ttl) = self.ttl else { return };
+        let now = Instant::now();
+        if owners.prune_at.is_some_and(|at| now < at) {
+            return;
+        }
+        let keep = ttl
+            .saturating_mul(2)
+            .saturating_add(Duration::from_secs(60));
+        owners
+            .by_task
+            .retain(|_, (_, started)| now.saturating_duration_since(*started) < keep);
+        owners.prune_at = Some(now + ttl.min(Duration::from_secs(60)));
+    }
+
+    /// Whether the request of `ctx` may be answered with a task: it is at 2026-07-28 or
+    /// later (the extension is not defined before) and its client declared the
+    /// extension (in the request's own `_meta` on 2026-07-28).
+    pub(super) fn declared(ctx: &RequestContext<RoleServer>) -> bool {
+        declared(super::revision_of(ctx), ctx.client_capabilities().as_ref())
+    }
+
+    /// The `-32021` error of a tool that only runs as a task, naming the extension in
+    /// `data.requiredCapabilities`.
+    pub(super) fn required_error() -> McpError {
+        McpError::missing_required_client_capability(
+            ClientCapabilities::builder().enable_tasks().build(),
+        )
+    }
+}
+
+/// Whether a client at `revision` with `capabilities` may get a task.
+pub(super) fn declared(
+    revision: Option<Revision>,
+    capabilities: Option<&ClientCapabilities>,
+) -> bool {
+    revision.is_some_and(Revision::is_stateless) && capabilities.is_some_and(|c| c.supports_tasks())
+}
+
+/// Runs `work`, cancelling `token` as soon as the task is cancelled (cooperative: the
+/// work decides when to stop). The task ends `cancelled` when the work stops with an
+/// error after a cancel request.
+async fn watch_cancel<Fut>(
+    task: TaskContext,
+    token: CancellationToken,
+    work: Fut,
+) -> Result<CallToolResult, TaskExit>
+where
+    Fut: Future<Output = Result<CallToolResult, TaskExit>>,
+{
+    let mut work = std::pin::pin!(work);
+    let outcome = tokio::select! {
+        outcome = &mut work => outcome,
+        () = task.cancelled() => {
+            token.cancel();
+            work.await
+        }
+    };
+    match outcome {
+        Err(TaskExit::Error(_)) if task.is_cancel_requested() => Err(TaskExit::Cancelled),
+        outcome => outcome,
+    }
+}
