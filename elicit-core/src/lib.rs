@@ -103,6 +103,11 @@ pub struct WizardsDoctests;
 #[doc = include_str!("../../docs/mcp.md")]
 pub struct McpDoctests;
 
+/// The examples of `docs/tasks.md`, compiled as doctests (they need the `rmcp` feature).
+#[cfg(all(doctest, feature = "rmcp"))]
+#[doc = include_str!("../../docs/tasks.md")]
+pub struct TasksDoctests;
+
 /// The examples of `docs/any-server.md`, compiled as doctests (the wizard example runs with
 /// the `seal` feature and is empty without it).
 #[cfg(doctest)]

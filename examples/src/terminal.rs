@@ -696,6 +696,15 @@ impl Asker for Terminal {
         }
     }
 
+    fn progress(&self, server: Option<&str>, message: &str) {
+        let _one_at_a_time = self.lock.lock();
+        eprintln!(
+            "… {}: {}",
+            safe_text(server.unwrap_or("the server")),
+            safe_text(message)
+        );
+    }
+
     fn refused(&self, server: Option<&str>, why: &str) {
         let _one_at_a_time = self.lock.lock();
         eprintln!(

@@ -1,7 +1,7 @@
 //! The HTTP serving of `elicit_core::mcp::http`: TCP_NODELAY on accepted sockets, the
 //! Origin and Host checks, the header-read timeout, parse errors, the session and
 //! connection caps, the refusal of a non-loopback bind without `--allow-remote`, and
-//! bearer tokens (401, and sealed state bound to the token's principal).
+//! bearer tokens (401, and sealed state and tasks bound to the token's principal).
 //!
 //! Each test serves the ticket wizard in-process on `127.0.0.1:0` on a runtime of its
 //! own, dropped (with the server) when the test ends. Requests are hand-written
@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use elicit_core::mcp::Elicitor;
 use elicit_core::mcp::http::{self, HttpOptions};
+use elicit_core::mcp::{Elicitor, Tasks};
 use elicit_core::seal::{Keyring, Sealer};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
@@ -48,7 +48,7 @@ impl Server {
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local address");
-        let elicitor = Elicitor::new(Sealer::new(Keyring::generate()));
+        let elicitor = Elicitor::new(Sealer::new(Keyring::generate())).with_tasks(Tasks::new());
         let cinema = Arc::new(Mutex::new(Cinema::demo()));
         let router = http::router_with_sessions(
             move || TicketServer::new(elicitor.clone(), cinema.clone()),
@@ -447,26 +447,43 @@ fn call_book_tickets(
     authorization: &str,
     retry: Option<&str>,
 ) -> serde_json::Value {
-    let mut params = serde_json::json!({
-        "name": "book_tickets",
-        "arguments": {},
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientInfo": {"name": "http-test", "version": "1.0.0"},
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
-        },
-    });
+    let mut params = serde_json::json!({"name": "book_tickets", "arguments": {}});
     if let Some(state) = retry {
         params["requestState"] = state.into();
         params["inputResponses"] = serde_json::json!({});
     }
-    let body =
-        serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params})
-            .to_string();
+    let capabilities = serde_json::json!({"elicitation": {}});
+    stateless(
+        server,
+        authorization,
+        "tools/call",
+        "book_tickets",
+        params,
+        capabilities,
+    )
+}
+
+/// A stateless (2026-07-28) request `method` with `params` and `authorization`, from a
+/// client with `capabilities`; `name` is its `Mcp-Name` header. The JSON-RPC response.
+fn stateless(
+    server: &Server,
+    authorization: &str,
+    method: &str,
+    name: &str,
+    mut params: serde_json::Value,
+    capabilities: serde_json::Value,
+) -> serde_json::Value {
+    params["_meta"] = serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "http-test", "version": "1.0.0"},
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    });
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
+        .to_string();
     let request = format!(
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {authorization}\r\n\
          Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
-         MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: book_tickets\r\n\
+         MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\nMcp-Name: {name}\r\n\
          Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -511,4 +528,44 @@ fn sealed_state_is_bound_to_the_bearer_tokens_principal() {
         again["result"]["inputRequests"], first["result"]["inputRequests"],
         "{again}"
     );
+}
+
+#[test]
+fn a_task_is_bound_to_the_bearer_tokens_principal() {
+    let server = Server::start(with_tokens());
+    let alice = "alice-token-0123456789abcdef";
+    let bob = "bob-token-0123456789abcdefgh";
+    let capabilities = serde_json::json!({
+        "elicitation": {},
+        "extensions": {"io.modelcontextprotocol/tasks": {}},
+    });
+    let created = stateless(
+        &server,
+        alice,
+        "tools/call",
+        "book_tickets",
+        serde_json::json!({"name": "book_tickets", "arguments": {}}),
+        capabilities.clone(),
+    );
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().expect("a task id");
+    let task = |who: &str, method: &str| {
+        let params = serde_json::json!({"taskId": id});
+        stateless(&server, who, method, id, params, capabilities.clone())
+    };
+    // To bob, alice's task does not exist: he can neither read nor cancel it.
+    for method in ["tasks/get", "tasks/cancel"] {
+        let refused = task(bob, method);
+        assert_eq!(refused["error"]["code"], -32602, "{method}: {refused}");
+        assert_eq!(
+            refused["error"]["message"],
+            format!("unknown task: {id}"),
+            "{method}"
+        );
+    }
+    // Alice's task is still there, waiting for her first answer.
+    let got = task(alice, "tasks/get");
+    assert_eq!(got["result"]["status"], "input_required", "{got}");
+    let cancelled = task(alice, "tasks/cancel");
+    assert!(cancelled.get("error").is_none(), "{cancelled}");
 }

@@ -116,6 +116,24 @@ fn the_ticket_flow_takes_one_prompt_per_field() {
     assert!(!seen.contains("What do you want to do?"), "no opening menu");
 }
 
+/// On 2026-07-28 the client declares the Tasks extension and the demo server runs the
+/// wizard as a task: the same prompts, answered through `tasks/update`, and the task's
+/// status message shown.
+#[test]
+fn the_ticket_flow_runs_as_a_task_on_2026_07_28() {
+    let mut run = Run::demo(&["--protocol", "2026-07-28"]);
+    run.tool(0); // book_tickets
+    run.answer("Date", &format!("2031-07-02{ENTER}"));
+    run.wait("Pick a seat for 2031-07-02");
+    run.answer("A2", ENTER); // the first seat, A1
+    run.answer("Popcorn?", &format!("n{ENTER}"));
+    run.answer("Drink", ENTER); // water
+    run.answer("Review", ENTER);
+    run.wait("… ticket-booking: Booking seat A1 on 2031-07-02");
+    run.wait("Booked seat A1 on 2031-07-02 with water.");
+    assert_clean(&run.quit(), false);
+}
+
 #[test]
 fn a_two_field_form_is_reviewed_and_can_be_changed() {
     let mut run = Run::demo(&[]);
@@ -375,20 +393,24 @@ fn answers_mode_books_from_a_script() {
             {"fields": ["popcorn", "drink"], "action": "accept", "content": {"drink": "cola"}}]"#,
     )
     .unwrap();
-    let args = [
-        "--answers",
-        script.to_str().unwrap(),
-        "--tool",
-        "book_tickets",
-        "--today",
-        TODAY,
-    ];
-    let (ok, seen) = piped(&args, "");
+    // Pushed (the handshake's default), and as a task on 2026-07-28.
+    for protocol in [None, Some("2026-07-28")] {
+        let mut args = vec![
+            "--answers",
+            script.to_str().unwrap(),
+            "--tool",
+            "book_tickets",
+            "--today",
+            TODAY,
+        ];
+        args.extend(protocol.iter().flat_map(|p| ["--protocol", p]));
+        let (ok, seen) = piped(&args, "");
+        let text = String::from_utf8_lossy(&seen);
+        assert!(ok, "{protocol:?}: {text}");
+        assert!(
+            text.contains("→ Booked seat B4 on 2031-07-02 with cola."),
+            "{protocol:?}: {text}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
-    let text = String::from_utf8_lossy(&seen);
-    assert!(ok, "{text}");
-    assert!(
-        text.contains("→ Booked seat B4 on 2031-07-02 with cola."),
-        "{text}"
-    );
 }

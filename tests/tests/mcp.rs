@@ -3,9 +3,10 @@
 //! elicitation capability, both eras of the protocol (push on 2025-06-18 and
 //! 2025-11-25, MRTR on 2026-07-28), the wizard's MRTR path with tampered, expired,
 //! foreign-key and replayed state, URL mode in both eras, and the Tasks extension's
-//! fixtures of the conformance server.
+//! fixtures of the conformance server. The client side is in `support/`; the Tasks
+//! channel of `Session` is tested in `tasks.rs`.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -18,129 +19,14 @@ use elicit_examples::servers::trip::{Inventory, TripServer};
 use elicit_examples::ticket::Cinema;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
-    CustomNotification, ElicitRequestParams, ElicitResult, Implementation, ProtocolVersion,
+    ElicitRequestParams, ElicitResult, Implementation, ProtocolVersion,
 };
-use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RoleClient,
-    RunningService, ServiceError,
-};
+use rmcp::service::{RequestContext, RoleClient, RunningService, ServiceError};
 use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-/// Upper bound on every test's run time.
-const LIMIT: Duration = Duration::from_secs(30);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Era {
-    V0618,
-    V1125,
-    Mrtr,
-}
-
-const ALL_ERAS: [Era; 3] = [Era::V0618, Era::V1125, Era::Mrtr];
-
-/// A client that answers elicitations from a script and records what it was asked.
-#[derive(Clone)]
-struct Scripted {
-    capabilities: Value,
-    version: ProtocolVersion,
-    answers: Arc<Mutex<VecDeque<Value>>>,
-    asked: Arc<Mutex<Vec<Value>>>,
-    notified: Arc<Mutex<Vec<CustomNotification>>>,
-}
-
-impl Scripted {
-    fn new(era: Era, answers: Vec<Value>) -> Scripted {
-        Scripted {
-            capabilities: json!({"elicitation": {"form": {}, "url": {}}}),
-            version: match era {
-                Era::V0618 => ProtocolVersion::V_2025_06_18,
-                Era::V1125 | Era::Mrtr => ProtocolVersion::V_2025_11_25,
-            },
-            answers: Arc::new(Mutex::new(answers.into())),
-            asked: Arc::default(),
-            notified: Arc::default(),
-        }
-    }
-
-    fn with_capabilities(mut self, capabilities: Value) -> Scripted {
-        self.capabilities = capabilities;
-        self
-    }
-
-    /// The params of every elicitation received, as JSON.
-    fn asked(&self) -> Vec<Value> {
-        self.asked.lock().unwrap().clone()
-    }
-
-    fn messages(&self) -> Vec<String> {
-        self.asked()
-            .iter()
-            .map(|p| p["message"].as_str().unwrap_or_default().to_owned())
-            .collect()
-    }
-}
-
-impl ClientHandler for Scripted {
-    fn get_info(&self) -> ClientConfig {
-        let capabilities: ClientCapabilities =
-            serde_json::from_value(self.capabilities.clone()).unwrap();
-        ClientConfig::new(capabilities, Implementation::new("scripted", "0.0.0"))
-            .with_protocol_version(self.version.clone())
-    }
-
-    async fn create_elicitation(
-        &self,
-        request: ElicitRequestParams,
-        _: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        self.asked
-            .lock()
-            .unwrap()
-            .push(serde_json::to_value(&request).unwrap());
-        let answer = self
-            .answers
-            .lock()
-            .unwrap()
-            .pop_front()
-            .unwrap_or_else(|| json!({"action": "cancel"}));
-        serde_json::from_value(answer).map_err(|e| ErrorData::internal_error(e.to_string(), None))
-    }
-
-    async fn on_custom_notification(
-        &self,
-        notification: CustomNotification,
-        _: NotificationContext<RoleClient>,
-    ) {
-        self.notified.lock().unwrap().push(notification);
-    }
-}
-
-/// Connects `client` to `server` over an in-process duplex stream, speaking `era`.
-async fn connect<S: ServerHandler + Send + 'static>(
-    server: S,
-    client: Scripted,
-    era: Era,
-) -> RunningService<RoleClient, Scripted> {
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    match era {
-        Era::Mrtr => client
-            .serve_with_lifecycle(
-                client_io,
-                ClientLifecycleMode::Discover {
-                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-                },
-            )
-            .await
-            .expect("client starts (2026-07-28)"),
-        _ => client.serve(client_io).await.expect("client starts"),
-    }
-}
+mod support;
+use support::*;
 
 /// The body of a one-tool test server: runs with the call's `Session`.
 type Body = for<'a> fn(
@@ -183,26 +69,6 @@ impl ServerHandler for OneTool {
         let result = (self.1)(&mut s).await;
         s.finish(result)
     }
-}
-
-fn elicitor() -> Elicitor {
-    Elicitor::new(Sealer::new(Keyring::new("k1", Key::generate()).unwrap()))
-}
-
-fn call(name: &str, args: Value) -> CallToolRequestParams {
-    let Value::Object(map) = args else {
-        panic!("arguments are an object")
-    };
-    CallToolRequestParams::new(name.to_owned()).with_arguments(map)
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn trip_server() -> (TripServer, Arc<Mutex<Inventory>>) {
@@ -508,25 +374,6 @@ async fn purge_refuses_path_tricks() {
 }
 
 // ---------------------------------------------------------------- ticket-booking
-
-fn ticket_server(elicitor: Elicitor) -> TicketServer {
-    TicketServer::new(elicitor, Arc::new(Mutex::new(Cinema::demo())))
-}
-
-fn accept(content: Value) -> Value {
-    json!({"action": "accept", "content": content})
-}
-
-fn happy_answers() -> Vec<Value> {
-    vec![
-        accept(json!({"date": "2025-02-01"})), // sold out: asked again
-        accept(json!({"date": "2025-02-03"})),
-        accept(json!({"seat": "Z9"})), // not offered: asked again
-        accept(json!({"seat": "B4"})),
-        accept(json!({"popcorn": true, "drink": "cola"})),
-        accept(json!({"size": "Large"})),
-    ]
-}
 
 #[tokio::test]
 async fn ticket_wizard_every_era() {
@@ -1070,21 +917,6 @@ async fn round(
         .expect("a result")
 }
 
-/// The keys and methods of an `input_required` result, and its state.
-fn asked(response: &CallToolResponse) -> (Vec<(String, Value)>, String) {
-    let CallToolResponse::InputRequired(input) = response else {
-        panic!("expected input_required, got {response:?}");
-    };
-    let requests = input
-        .input_requests
-        .clone()
-        .expect("input requests")
-        .into_iter()
-        .map(|(k, r)| (k, serde_json::to_value(r).unwrap()))
-        .collect();
-    (requests, input.request_state.clone().expect("a state"))
-}
-
 #[tokio::test]
 async fn mrtr_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
     let tool = "test_input_required_result_multiple_inputs";
@@ -1257,37 +1089,6 @@ async fn a_client_that_never_answers_gets_a_timeout_error() {
 }
 
 // ---- single use, pinned questions, only asked answers (2026-07-28) -----------------
-
-/// One MRTR round of `tool` with `args`: the response, or the error's text.
-async fn round_with(
-    running: &RunningService<RoleClient, Scripted>,
-    tool: &str,
-    args: Value,
-    state: Option<&str>,
-    responses: Vec<(&str, Value)>,
-) -> Result<CallToolResponse, String> {
-    let mut params = call(tool, args);
-    params.request_state = state.map(str::to_owned);
-    if !responses.is_empty() {
-        params.input_responses = Some(
-            responses
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), v))
-                .collect(),
-        );
-    }
-    tokio::time::timeout(LIMIT, running.call_tool_once(params))
-        .await
-        .expect("bounded")
-        .map_err(|e| e.to_string())
-}
-
-fn complete_text(response: &CallToolResponse) -> String {
-    match response {
-        CallToolResponse::Complete(done) => text(done),
-        other => panic!("expected a complete result, got {other:?}"),
-    }
-}
 
 /// Writes a `.log` file `days` old into `dir`.
 fn old_log(dir: &std::path::Path, name: &str, days: u32) {
@@ -1765,45 +1566,6 @@ async fn a_second_session_in_one_call_is_refused() {
 }
 
 // --- the Tasks extension (SEP-2663), on the conformance server --------------------------
-
-/// A 2026-07-28 client that declares the Tasks extension in every request, or not.
-fn tasks_client(declared: bool) -> Scripted {
-    let capabilities = if declared {
-        json!({"elicitation": {"form": {}}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
-    } else {
-        json!({})
-    };
-    Scripted::new(Era::Mrtr, vec![]).with_capabilities(capabilities)
-}
-
-/// Polls `tasks/get` until the task ended (bounded by [`LIMIT`]).
-async fn settled(
-    running: &RunningService<RoleClient, Scripted>,
-    task_id: &str,
-) -> rmcp::model::DetailedTask {
-    tokio::time::timeout(LIMIT, async {
-        loop {
-            let got = running
-                .get_task(rmcp::model::GetTaskParams::new(task_id))
-                .await
-                .expect("tasks/get");
-            if got.task.status().is_terminal() {
-                return got.task;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await
-    .expect("the task ends in time")
-}
-
-/// The id of the task a call answered with.
-fn task_id(response: &CallToolResponse) -> String {
-    let CallToolResponse::Task(created) = response else {
-        panic!("expected a task, got {response:?}");
-    };
-    created.task.task_id.clone()
-}
 
 #[tokio::test]
 async fn a_task_only_tool_refuses_a_client_without_the_tasks_extension() {

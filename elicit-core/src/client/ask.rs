@@ -102,6 +102,14 @@ pub trait Asker: Send + Sync {
     fn refused(&self, server: Option<&str>, why: &str) {
         let _ = (server, why);
     }
+
+    /// How far a long call got: a task's status message, each time it changes (see
+    /// [`call_tool`](crate::client::rmcp::call_tool)). The text is raw server text:
+    /// pass it through [`safe_text`](crate::client::safe_text) to show it. Does nothing
+    /// unless implemented.
+    fn progress(&self, server: Option<&str>, message: &str) {
+        let _ = (server, message);
+    }
 }
 
 /// A closure as an [`Asker`]: it answers every form at once; URL mode declines.

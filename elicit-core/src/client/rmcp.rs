@@ -12,6 +12,12 @@
 //! push-mode requests (2025-06-18, 2025-11-25) and the `input_required` rounds of
 //! 2026-07-28, which rmcp's client drives through it.
 //!
+//! For tools that run long, [`FormClient::with_tasks`] declares the Tasks extension
+//! (2026-07-28), and [`call_tool`] drives a call on every channel: it answers the
+//! `input_required` rounds, and for a call answered with a task it polls `tasks/get`,
+//! puts each question the task waits on in front of the asker, sends the answers with
+//! `tasks/update`, and shows the task's status message through [`Asker::progress`].
+//!
 //! ```no_run
 //! use elicit_core::client::Script;
 //! use elicit_core::client::rmcp::FormClient;
@@ -30,16 +36,20 @@
 //! # }
 //! ```
 
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use ::rmcp::ClientHandler;
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
-    ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationCapability, ElicitationSchema, FormElicitationCapability, Implementation,
-    ProtocolVersion, UrlElicitationCapability,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities,
+    ClientConfig, CreateTaskResult, ElicitRequestParams, ElicitResult, ElicitationAction,
+    ElicitationCapability, ElicitationSchema, FormElicitationCapability, GetTaskParams,
+    Implementation, InputRequest, InputRequests, NumberOrString, ProtocolVersion, TaskPayload,
+    UpdateTaskParams, UrlElicitationCapability,
 };
-use ::rmcp::service::{RequestContext, RoleClient};
+use ::rmcp::service::{RequestContext, RoleClient, RunningService, ServiceError};
 use serde_json::Value;
 
 use crate::answer::Action;
@@ -51,6 +61,7 @@ pub struct FormClient<A> {
     asker: Arc<A>,
     info: Implementation,
     url_mode: bool,
+    tasks: bool,
     version: Option<ProtocolVersion>,
 }
 
@@ -60,6 +71,7 @@ impl<A> Clone for FormClient<A> {
             asker: self.asker.clone(),
             info: self.info.clone(),
             url_mode: self.url_mode,
+            tasks: self.tasks,
             version: self.version.clone(),
         }
     }
@@ -72,6 +84,7 @@ impl<A: Asker + 'static> FormClient<A> {
             asker: Arc::new(asker),
             info: Implementation::new("elicit-client", env!("CARGO_PKG_VERSION")),
             url_mode: false,
+            tasks: false,
             version: None,
         }
     }
@@ -93,6 +106,13 @@ impl<A: Asker + 'static> FormClient<A> {
     /// is opened.
     pub fn with_url_mode(mut self, on: bool) -> FormClient<A> {
         self.url_mode = on;
+        self
+    }
+
+    /// Also declares the Tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28):
+    /// a server may then answer a long call with a task, which [`call_tool`] follows.
+    pub fn with_tasks(mut self, on: bool) -> FormClient<A> {
+        self.tasks = on;
         self
     }
 
@@ -140,7 +160,11 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
         if self.url_mode {
             elicitation.url = Some(UrlElicitationCapability::default());
         }
-        let mut capabilities = ClientCapabilities::default();
+        let mut capabilities = if self.tasks {
+            ClientCapabilities::builder().enable_tasks().build()
+        } else {
+            ClientCapabilities::default()
+        };
         capabilities.elicitation = Some(elicitation);
         let config = ClientConfig::new(capabilities, self.info.clone());
         match &self.version {
@@ -203,6 +227,174 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
             )),
         }
     }
+}
+
+/// How many `input_required` rounds [`call_tool`] answers before it gives up.
+pub const MAX_ROUNDS: usize = 32;
+
+/// How many questions one round or one `tasks/get` may bring: more is refused.
+pub const MAX_INPUT_REQUESTS: usize = 16;
+
+/// The longest [`call_tool`] follows a task (its TTL, when shorter, ends it sooner).
+pub const MAX_TASK_TIME: Duration = Duration::from_secs(24 * 3600);
+
+/// Calls a tool and follows it to its result on whatever channel the server picks:
+/// pushed questions reach the asker through the handler, `input_required` rounds are
+/// answered and retried (at most [`MAX_ROUNDS`]), and a task is polled with `tasks/get`
+/// (at the server's `pollIntervalMs`, kept between 50 ms and 5 s) until it ends: its
+/// questions are put to the asker once each and answered with `tasks/update`, and its
+/// status message is shown with [`Asker::progress`]. A task that failed or was
+/// cancelled is an error; one still running after its TTL (at most
+/// [`MAX_TASK_TIME`]) is cancelled, and an error.
+///
+/// Everything the server sends is checked: more than [`MAX_INPUT_REQUESTS`] questions
+/// at once, or a request other than a form or URL elicitation, is refused.
+pub async fn call_tool<A: Asker + 'static>(
+    client: &RunningService<RoleClient, FormClient<A>>,
+    mut params: CallToolRequestParams,
+) -> Result<CallToolResult, ServiceError> {
+    for _ in 0..MAX_ROUNDS {
+        match client.call_tool_once(params.clone()).await? {
+            CallToolResponse::Complete(result) => return Ok(result),
+            CallToolResponse::Task(created) => return follow_task(client, created).await,
+            CallToolResponse::InputRequired(round) => {
+                let requests = round.input_requests.unwrap_or_default();
+                let responses = answer_all(client, requests).await?;
+                params.input_responses = (!responses.is_empty()).then_some(responses);
+                params.request_state = round.request_state;
+            }
+            _ => return Err(ServiceError::UnexpectedResponse),
+        }
+    }
+    Err(ServiceError::InputRequiredRoundsExceeded {
+        max_rounds: MAX_ROUNDS,
+    })
+}
+
+/// Polls the task until it ends, answering its questions.
+async fn follow_task<A: Asker + 'static>(
+    client: &RunningService<RoleClient, FormClient<A>>,
+    created: CreateTaskResult,
+) -> Result<CallToolResult, ServiceError> {
+    let id = created.task.task_id;
+    let interval = Duration::from_millis(created.task.poll_interval_ms.unwrap_or(1000))
+        .clamp(Duration::from_millis(50), Duration::from_secs(5));
+    let limit = created
+        .task
+        .ttl_ms
+        .map_or(MAX_TASK_TIME, Duration::from_millis)
+        .min(MAX_TASK_TIME);
+    let deadline = Instant::now() + limit;
+    let server = server_name(client);
+    let mut answered = HashSet::new();
+    let mut shown: Option<String> = None;
+    loop {
+        let got = client.get_task(GetTaskParams::new(&id)).await?.task;
+        if let Some(message) = &got.task.status_message
+            && shown.as_ref() != Some(message)
+        {
+            client.service().asker.progress(server.as_deref(), message);
+            shown = Some(message.clone());
+        }
+        match got.payload {
+            TaskPayload::Completed { result } => {
+                return serde_json::from_value(Value::Object(result)).map_err(|e| {
+                    ServiceError::McpError(McpError::invalid_params(
+                        format!("the task's result is not a tool result: {e}"),
+                        None,
+                    ))
+                });
+            }
+            TaskPayload::Failed { error } => {
+                let error = serde_json::from_value(Value::Object(error)).unwrap_or_else(|e| {
+                    McpError::internal_error(
+                        format!("the task failed (unreadable error: {e})"),
+                        None,
+                    )
+                });
+                return Err(ServiceError::McpError(error));
+            }
+            TaskPayload::Cancelled => {
+                return Err(ServiceError::McpError(McpError::internal_error(
+                    "the task was cancelled",
+                    None,
+                )));
+            }
+            TaskPayload::InputRequired { input_requests } => {
+                let new: InputRequests = input_requests
+                    .into_iter()
+                    .filter(|(key, _)| !answered.contains(key))
+                    .collect();
+                if !new.is_empty() {
+                    answered.extend(new.keys().cloned());
+                    let responses = answer_all(client, new).await?;
+                    client
+                        .update_task(UpdateTaskParams::new(&id, responses))
+                        .await?;
+                    continue;
+                }
+            }
+            // Working, or a status this client does not know yet: poll on.
+            _ => {}
+        }
+        if Instant::now() >= deadline {
+            // Best effort: the task may have ended meanwhile.
+            let _ = client.cancel_task(CancelTaskParams::new(&id)).await;
+            return Err(ServiceError::Timeout { timeout: limit });
+        }
+        tokio::time::sleep(interval).await;
+    }
+}
+
+/// The answers to one round's questions (or a task's new ones), one after the other.
+async fn answer_all<A: Asker + 'static>(
+    client: &RunningService<RoleClient, FormClient<A>>,
+    requests: InputRequests,
+) -> Result<BTreeMap<String, Value>, ServiceError> {
+    if requests.len() > MAX_INPUT_REQUESTS {
+        return Err(ServiceError::McpError(McpError::invalid_params(
+            format!(
+                "the server asked {} questions at once, more than the {MAX_INPUT_REQUESTS} this \
+                 client takes",
+                requests.len()
+            ),
+            None,
+        )));
+    }
+    let mut responses = BTreeMap::new();
+    for (key, request) in requests {
+        let InputRequest::Elicitation(request) = request else {
+            return Err(ServiceError::McpError(McpError::invalid_params(
+                "the server asked for something other than a form or a URL: this client \
+                 only answers elicitations",
+                None,
+            )));
+        };
+        let ctx = RequestContext::new(
+            NumberOrString::String(key.as_str().into()),
+            client.peer().clone(),
+        );
+        let result = client
+            .service()
+            .create_elicitation(request.params, ctx)
+            .await
+            .map_err(ServiceError::McpError)?;
+        let result = serde_json::to_value(result)
+            .map_err(|e| ServiceError::McpError(McpError::internal_error(e.to_string(), None)))?;
+        responses.insert(key, result);
+    }
+    Ok(responses)
+}
+
+/// The connected server's name, as it introduced itself.
+fn server_name<A>(client: &RunningService<RoleClient, FormClient<A>>) -> Option<String>
+where
+    FormClient<A>: ClientHandler,
+{
+    client
+        .peer()
+        .peer_info()
+        .and_then(|p| p.server_info.as_ref().map(|i| i.name.clone()))
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@
 //! ```
 
 use clap::Parser;
-use elicit_core::mcp::Tasks;
 use elicit_examples::servers::conformance::ConformanceServer;
 use elicit_examples::servers::{ServerArgs, serve};
 
@@ -28,15 +27,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The suite's `input-required-result-ignore-extra-params` scenario answers in its
     // first call, before any question was asked, and expects a complete result: only
     // this harness server reads such answers.
-    // One store of tasks for every handler (cloned in the elicitor): a stateless server
-    // makes one per request, and a task created by one request is polled and cancelled
-    // by others.
-    let elicitor = cli
-        .server
-        .elicitor()
-        .await?
-        .with_first_round_answers(true)
-        .with_tasks(Tasks::new());
+    // Its tasks are kept in the elicitor, shared by every handler.
+    let elicitor = cli.server.elicitor().await?.with_first_round_answers(true);
     serve::serve(cli.server.listen()?, move || {
         ConformanceServer::new(elicitor.clone())
     })

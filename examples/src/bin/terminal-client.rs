@@ -4,7 +4,10 @@
 //! field, defaults pre-filled, problems inline, a review for forms of two or more
 //! fields, and distinct Decline (Ctrl-C) and Cancel (Esc). Every string the server
 //! sends is cleaned of control characters before it is shown, and a message from the
-//! server larger than [`MAX_SERVER_MESSAGE`] closes the connection.
+//! server larger than [`MAX_SERVER_MESSAGE`] closes the connection. On 2026-07-28 it
+//! declares the Tasks extension: a tool the server runs as a task (the ticket wizard
+//! does) is followed through `tasks/get`, its questions answered with `tasks/update`
+//! and its status messages shown as they change.
 //!
 //! ```sh
 //! cargo run -p elicit-examples --bin terminal-client            # the ticket wizard demo
@@ -23,7 +26,7 @@ use std::task::{Context, Poll, ready};
 use clap::Parser;
 use elicit_core::client::rmcp::FormClient;
 use elicit_core::client::{Asker, Script, safe_text};
-use elicit_core::mcp::Elicitor;
+use elicit_core::mcp::{Elicitor, Tasks};
 use elicit_examples::clock;
 use elicit_examples::servers::serve;
 use elicit_examples::servers::ticket::TicketServer;
@@ -66,7 +69,8 @@ struct Cli {
     /// The tool's arguments as a JSON object (with --tool; else they are asked).
     #[arg(long, value_name = "JSON")]
     args: Option<String>,
-    /// Speak 2026-07-28 (stateless rounds) instead of the handshake's default.
+    /// Speak 2026-07-28 (stateless rounds, or a task for a tool the server runs as one)
+    /// instead of the handshake's default.
     #[arg(long, value_name = "VERSION")]
     protocol: Option<String>,
     /// Send a form as soon as its last field is answered, without the review screen.
@@ -88,7 +92,7 @@ async fn main() {
     let cli = Cli::parse();
     if cli.serve_ticket_booking {
         let elicitor = match serve::sealer(None) {
-            Ok(sealer) => Elicitor::new(sealer),
+            Ok(sealer) => Elicitor::new(sealer).with_tasks(Tasks::new()),
             Err(e) => fail(&e),
         };
         let today = cli.today.unwrap_or_else(clock::today);
@@ -246,7 +250,8 @@ async fn connect<A: Asker + 'static>(
     let transport = (read, stdin);
     let client = FormClient::new(asker)
         .with_client_info("elicit-terminal-client", env!("CARGO_PKG_VERSION"))
-        .with_url_mode(url_mode);
+        .with_url_mode(url_mode)
+        .with_tasks(true);
     let running = match cli.protocol.as_deref() {
         None => client.serve(transport).await,
         Some("2026-07-28") => {
@@ -425,9 +430,9 @@ async fn call<A: Asker + 'static>(
     tool: &Tool,
     args: Map<String, Value>,
 ) -> Result<(), ServiceError> {
-    let result = client
-        .call_tool(CallToolRequestParams::new(tool.name.clone()).with_arguments(args))
-        .await?;
+    // Rounds and tasks (2026-07-28) are followed to the result.
+    let params = CallToolRequestParams::new(tool.name.clone()).with_arguments(args);
+    let result = elicit_core::client::rmcp::call_tool(client, params).await?;
     let mark = if result.is_error == Some(true) {
         "✗"
     } else {

@@ -49,7 +49,10 @@ impl ServerArgs {
     /// The server's `Elicitor`: the sealing keys of `--key-file` (or `$ELICIT_KEYS`, or
     /// a random key), single use recorded in `--redis` (or in memory).
     pub async fn elicitor(&self) -> Result<elicit_core::mcp::Elicitor, String> {
-        let elicitor = elicit_core::mcp::Elicitor::new(serve::sealer(self.key_file.as_deref())?);
+        // One store of tasks for every handler of the server (a stateless server makes
+        // one per request; the elicitor's clones share it).
+        let elicitor = elicit_core::mcp::Elicitor::new(serve::sealer(self.key_file.as_deref())?)
+            .with_tasks(elicit_core::mcp::Tasks::new());
         Ok(match &self.redis {
             Some(url) => {
                 let store = elicit_core::seal::redis::RedisStore::connect(url)

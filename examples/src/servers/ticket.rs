@@ -3,10 +3,14 @@
 
 use std::sync::{Arc, Mutex};
 
-use elicit_core::mcp::{Asked, Elicitor, Halt, Session, Tools};
+use elicit_core::mcp::{Asked, Elicitor, Halt, Session, TaskSupport, Tools};
 use elicit_core::wizard::Outcome;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::CallToolResult;
+use rmcp::model::{
+    CallToolResult, CancelTaskParams, GetTaskParams, GetTaskResult, Implementation,
+    ServerCapabilities, ServerConfig, UpdateTaskParams,
+};
+use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
 
 use super::inventory::Inventory;
@@ -38,9 +42,12 @@ impl TicketServer {
     }
 
     /// A server selling the seats of `inventory` (this process's, or a shared Redis).
+    /// `book_tickets` runs as a task for a client that declared the Tasks extension,
+    /// when `elicitor` keeps tasks (`Elicitor::with_tasks`).
     pub fn with_inventory(elicitor: Elicitor, inventory: Inventory) -> TicketServer {
         TicketServer {
-            tools: Tools::new(elicitor, Self::tool_router()),
+            tools: Tools::new(elicitor, Self::tool_router())
+                .with_task_support("book_tickets", TaskSupport::Optional),
             inventory,
         }
     }
@@ -61,6 +68,11 @@ impl TicketServer {
             .map_err(|e| ErrorData::internal_error(e, None))?;
         Ok(match s.wizard::<TicketOrder>(&snapshot).await? {
             Outcome::Completed(order) => {
+                // Seen in `tasks/get` when the booking runs as a task.
+                s.set_status(format!(
+                    "Booking seat {} on {}",
+                    order.seat.seat, order.date.date
+                ));
                 let sold = self
                     .inventory
                     .take(&order.date.date, &order.seat.seat)
@@ -153,9 +165,43 @@ impl TicketServer {
     }
 }
 
-#[tool_handler(
-    router = self.tools,
-    name = "ticket-booking",
-    instructions = "Books cinema tickets step by step. Call book_tickets."
-)]
-impl ServerHandler for TicketServer {}
+#[tool_handler(router = self.tools)]
+impl ServerHandler for TicketServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tasks()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "ticket-booking",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions("Books cinema tickets step by step. Call book_tickets.")
+    }
+
+    async fn get_task(
+        &self,
+        params: GetTaskParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.tools.get_task(params, ctx)
+    }
+
+    async fn update_task(
+        &self,
+        params: UpdateTaskParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tools.update_task(params, ctx)
+    }
+
+    async fn cancel_task(
+        &self,
+        params: CancelTaskParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tools.cancel_task(params, ctx)
+    }
+}
