@@ -1,7 +1,7 @@
 //! The Tasks channel of `Session` (the Tasks extension, SEP-2663) over real rmcp
 //! connections: a form and the ticket wizard asked from inside a task (accept, decline,
 //! cancel, an invalid answer then a valid one, the task cancelled mid-question, a task
-//! nobody answers expiring), nothing left behind, MRTR rounds that go on as a task, the
+//! nobody answers expiring, for each), nothing left behind, MRTR rounds that go on as a task, the
 //! same tool body on all three channels, and the client kit following a task.
 
 use std::collections::VecDeque;
@@ -432,6 +432,30 @@ async fn the_ticket_wizard_in_a_task() {
         .await
         .expect("cancel ack");
     assert_eq!(settled(&running, &id).await.status(), TaskStatus::Cancelled);
+    assert_eq!(tasks.running(), 0);
+}
+
+#[tokio::test]
+async fn a_wizard_task_nobody_answers_expires() {
+    let tasks = Tasks::new().with_ttl(Some(Duration::from_millis(300)));
+    let running = connect(
+        ticket_server(elicitor().with_tasks(tasks.clone())),
+        tasks_client(true),
+        Era::Mrtr,
+    )
+    .await;
+    let id = task_id(&once(&running, "book_tickets").await);
+    let asked = questions(&running, &id).await;
+    answer(&running, &id, &asked[0].0, happy_answers()[1].clone()).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let task = get(&running, &id).await;
+    let TaskPayload::Failed { error } = &task.payload else {
+        panic!("expected failed, got {task:?}");
+    };
+    assert!(
+        error["message"].as_str().unwrap().contains("expired"),
+        "{error:?}"
+    );
     assert_eq!(tasks.running(), 0);
 }
 
