@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use elicit_core::client::rmcp::FormClient;
 use elicit_core::client::{Asker, Question, Reply};
-use elicit_core::mcp::{Asked, Channel, Elicitor, Session, TaskSupport, Tasks, Tools};
+use elicit_core::mcp::{Asked, Channel, Elicitor, Input, Session, TaskSupport, Tasks, Tools};
 use elicit_core::{Elicit, Elicitation};
 use rmcp::model::{
     CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock, DetailedTask, GetTaskParams,
@@ -76,7 +76,8 @@ impl Printer {
     fn new(elicitor: Elicitor) -> Printer {
         Printer {
             tools: Tools::new(elicitor, Self::tool_router())
-                .with_task_support("print", TaskSupport::Optional),
+                .with_task_support("print", TaskSupport::Optional)
+                .with_task_support("print_both", TaskSupport::Required),
             live: Arc::default(),
             channels: Arc::default(),
         }
@@ -90,6 +91,25 @@ impl Printer {
             Elicitation::Accept(c) => format!("printed {} copies", c.copies),
             Elicitation::Decline => "declined".to_owned(),
             Elicitation::Cancel => "cancelled".to_owned(),
+        }))
+    }
+
+    #[tool(description = "Asks the copies and the paper at once, in a task")]
+    async fn print_both(&self, mut s: Session) -> Asked<CallToolResult> {
+        let mut answers = s
+            .inputs(vec![
+                Input::form::<Copies>("copies", "How many copies?"),
+                Input::form::<Paper>("paper", "Which paper?"),
+            ])
+            .await?
+            .into_iter();
+        let copies = answers.next().map(|a| a.typed::<Copies>()).transpose()?;
+        let paper = answers.next().map(|a| a.typed::<Paper>()).transpose()?;
+        Ok(done(match (copies, paper) {
+            (Some(Elicitation::Accept(c)), Some(Elicitation::Accept(p))) => {
+                format!("printed {} copies on {}", c.copies, p.paper)
+            }
+            _ => "nothing printed".to_owned(),
         }))
     }
 
@@ -433,6 +453,38 @@ async fn the_ticket_wizard_in_a_task() {
         .expect("cancel ack");
     assert_eq!(settled(&running, &id).await.status(), TaskStatus::Cancelled);
     assert_eq!(tasks.running(), 0);
+}
+
+#[tokio::test]
+async fn questions_asked_together_in_a_task_may_be_answered_one_by_one() {
+    let tasks = Tasks::new();
+    let running = connect(printer(&tasks), tasks_client(true), Era::Mrtr).await;
+    let id = task_id(&once(&running, "print_both").await);
+    let asked = questions(&running, &id).await;
+    let keys: Vec<&str> = asked.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["copies", "paper"]);
+    answer(
+        &running,
+        &id,
+        "paper",
+        json!({"action": "accept", "content": {"paper": "A5"}}),
+    )
+    .await;
+    // Only the unanswered question is still waiting.
+    let left = questions(&running, &id).await;
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(left[0].0, "copies");
+    answer(
+        &running,
+        &id,
+        "copies",
+        json!({"action": "accept", "content": {"copies": 7}}),
+    )
+    .await;
+    assert_eq!(
+        completed(&settled(&running, &id).await),
+        "printed 7 copies on A5"
+    );
 }
 
 #[tokio::test]
