@@ -97,7 +97,21 @@ impl<'a> RequestedSchema<'a> {
 
     /// The compact JSON text, written once per form and revision and kept in the form
     /// (what serde writes: the form's fields do not change once it is built).
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     pub(crate) fn json(&self) -> &'a [u8] {
+        &self.written().json
+    }
+
+    /// A 256-bit digest of [`json`](Self::json), made by `digest` the first time and
+    /// kept with the JSON. The crate digests a schema with one function only (the
+    /// question digest of `mcp`), so what is kept is always that function's.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn json_digest(&self, digest: impl FnOnce(&[u8]) -> [u8; 32]) -> [u8; 32] {
+        *self.written().digest.get_or_init(|| digest(self.json()))
+    }
+
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    fn written(&self) -> &'a Written {
         self.form.schema_json.get(self.revision, || {
             // Plain maps, strings and numbers: writing them to a `Vec` cannot fail.
             serde_json::to_vec(self).unwrap_or_default()
@@ -115,7 +129,13 @@ impl<'a> RequestedSchema<'a> {
 /// A form's `requestedSchema` JSON per revision, written when first asked for. A clone
 /// starts empty (it may be changed), and two caches always compare equal: it is not
 /// part of what a form is.
-pub(crate) struct SchemaJson([OnceLock<Box<[u8]>>; Revision::ALL.len()]);
+pub(crate) struct SchemaJson([OnceLock<Written>; Revision::ALL.len()]);
+
+/// One revision's schema JSON, and its digest once asked for.
+struct Written {
+    json: Box<[u8]>,
+    digest: OnceLock<[u8; 32]>,
+}
 
 impl SchemaJson {
     pub(crate) const fn new() -> SchemaJson {
@@ -123,13 +143,16 @@ impl SchemaJson {
     }
 
     /// The JSON for `revision`, written by `write` the first time.
-    fn get(&self, revision: Revision, write: impl FnOnce() -> Vec<u8>) -> &[u8] {
+    fn get(&self, revision: Revision, write: impl FnOnce() -> Vec<u8>) -> &Written {
         let slot = match revision {
             Revision::V2025_06_18 => &self.0[0],
             Revision::V2025_11_25 => &self.0[1],
             Revision::V2026_07_28 => &self.0[2],
         };
-        slot.get_or_init(|| write().into_boxed_slice())
+        slot.get_or_init(|| Written {
+            json: write().into_boxed_slice(),
+            digest: OnceLock::new(),
+        })
     }
 }
 
@@ -449,5 +472,27 @@ mod tests {
                 .expect("valid")
                 .json()
         );
+    }
+
+    /// The digest of the kept JSON is made once per form and revision, from that JSON,
+    /// and a changed form digests its own.
+    #[test]
+    fn the_kept_digest_is_made_once_from_the_kept_json() {
+        let field =
+            |name: &'static str| Field::new(name, true, FieldKind::Boolean { default: None });
+        let form = Form::new(vec![field("a")]).expect("a valid form");
+        let schema = form.requested_schema(Revision::LATEST).expect("valid");
+        let first = schema.json_digest(|json| {
+            assert_eq!(json, schema.json());
+            [json.len() as u8; 32]
+        });
+        let again = schema.json_digest(|_| unreachable!("kept"));
+        assert_eq!([first, again], [[schema.json().len() as u8; 32]; 2]);
+        let other = form.requested_schema(Revision::V2025_06_18).expect("valid");
+        assert_eq!(other.json_digest(|_| [7; 32]), [7; 32]);
+        let mut changed = form.clone();
+        changed.fields_mut().push(field("b"));
+        let changed = changed.requested_schema(Revision::LATEST).expect("valid");
+        assert_eq!(changed.json_digest(|_| [9; 32]), [9; 32]);
     }
 }

@@ -429,11 +429,53 @@ struct Saved {
     /// One entry per finished question, in asking order: a form's `ElicitResult` as
     /// validated (only the form's fields), a wizard's final state, or another input
     /// request's raw result.
-    #[serde(default)]
-    log: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    log: Vec<Logged>,
     /// The question being asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pending: Option<Pending>,
+}
+
+/// An entry of [`Saved::log`]: a value (as the state brought it, or logged in this
+/// round), or a wizard's final state logged in this round, written only if the state
+/// is sealed again (a call that ends with its last answer never writes it).
+#[derive(Debug)]
+enum Logged {
+    Value(Value),
+    Wizard(WizardState),
+}
+
+impl Logged {
+    /// The entry as a value.
+    fn to_value(&self) -> Result<Value, serde_json::Error> {
+        match self {
+            Logged::Value(value) => Ok(value.clone()),
+            Logged::Wizard(state) => serde_json::to_value(state),
+        }
+    }
+
+    /// The entry as a wizard's final state, read from the value in place.
+    fn to_wizard(&self) -> Result<WizardState, serde_json::Error> {
+        match self {
+            Logged::Value(value) => WizardState::deserialize(value),
+            Logged::Wizard(state) => Ok(state.clone()),
+        }
+    }
+}
+
+impl Serialize for Logged {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Logged::Value(value) => value.serialize(serializer),
+            Logged::Wizard(state) => state.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Logged {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Logged, D::Error> {
+        Value::deserialize(deserializer).map(Logged::Value)
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -441,7 +483,7 @@ struct Pending {
     /// Which question (its position in the log).
     index: usize,
     /// Answers that failed so far.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     failed: u32,
     /// The last problem, shown above the form when asking again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -457,6 +499,10 @@ struct Pending {
     /// only while the question is still the same.
     #[serde(default)]
     asked: BTreeMap<String, String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Pending {
@@ -511,13 +557,15 @@ fn question_digest(method: &str, params: &impl Serialize) -> String {
 /// The digest of a wizard step's question, an `elicitation/create` request with `params`:
 /// like [`question_digest`], 128 bits of SHA-256 over all that the params hold (the
 /// revision, which decides how the schema is written and whether `mode` is sent; the
-/// message; the schema's JSON), but the schema's JSON is the one the form keeps written,
-/// not written again for every question.
+/// message; the schema's JSON), but the schema's JSON enters as its own SHA-256, which
+/// the form keeps with the JSON it keeps written: a step's schema is hashed once, not
+/// for every question.
 fn form_digest(params: FormParams<'_>) -> String {
     use base64::Engine;
     use sha2::Digest;
     let schema = params.schema();
     let message = params.message();
+    let schema_digest = schema.json_digest(|json| sha2::Sha256::digest(json).into());
     let mut hashing = sha2::Sha256::new();
     hashing.update(b"elicitation/create");
     // After the method, `question_digest` hashes JSON, which starts with `{`: a 1 here
@@ -526,7 +574,7 @@ fn form_digest(params: FormParams<'_>) -> String {
     hashing.update(schema.revision().as_str().as_bytes());
     hashing.update((message.len() as u64).to_be_bytes());
     hashing.update(message.as_bytes());
-    hashing.update(schema.json());
+    hashing.update(schema_digest);
     let hash = hashing.finalize();
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&hash[..16])
 }
@@ -1303,7 +1351,7 @@ impl Session {
     ) -> Result<Elicitation<R>, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        if let Some(logged) = self.logged(index) {
+        if let Some(logged) = self.logged(index)? {
             return self.check(form, &logged, read).map_err(replay_error);
         }
         let revision = self.require("form")?;
@@ -1365,9 +1413,7 @@ impl Session {
     pub async fn wizard<W: Wizard>(&mut self, ctx: &W::Context) -> Result<Outcome<W>, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        if let Some(logged) = self.logged(index) {
-            let state: WizardState =
-                serde_json::from_value(logged).map_err(|e| replay_error(AnswerError::Parse(e)))?;
+        if let Some(state) = self.logged_wizard(index)? {
             let mut flow = Flow::<W>::restore(state)
                 .map_err(|e| Halt::Ask(AskError::Wizard(WizardError::State(e))))?;
             return match self.poll(&mut flow, ctx)? {
@@ -1412,9 +1458,7 @@ impl Session {
                 Poll::Done(outcome) => {
                     // The state before the final poll replays to the same outcome.
                     let before = flow.into_state().before_completion();
-                    let snapshot = serde_json::to_value(&before)
-                        .map_err(|e| Halt::Error(McpError::internal_error(e.to_string(), None)))?;
-                    self.log(snapshot);
+                    self.log_entry(Logged::Wizard(before));
                     return Ok(outcome);
                 }
                 Poll::Ask(request) => {
@@ -1471,7 +1515,7 @@ impl Session {
                     .map(str::to_owned),
             })
         };
-        if let Some(logged) = self.logged(index) {
+        if let Some(logged) = self.logged(index)? {
             return check(&logged).map_err(replay_error);
         }
         self.require("url")?;
@@ -1555,7 +1599,7 @@ impl Session {
     pub async fn input(&mut self, method: &str, params: Value) -> Result<Value, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        if let Some(logged) = self.logged(index) {
+        if let Some(logged) = self.logged(index)? {
             return Ok(logged);
         }
         if self.task.is_some() {
@@ -1621,7 +1665,7 @@ impl Session {
     pub async fn inputs(&mut self, inputs: Vec<Input<'_>>) -> Result<Vec<InputAnswer>, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        if let Some(Value::Array(logged)) = self.logged(index) {
+        if let Some(Value::Array(logged)) = self.logged(index)? {
             if logged.len() != inputs.len() {
                 return Err(replay_error(AnswerError::Malformed(
                     "the answers of a batch do not match its questions",
@@ -1835,13 +1879,33 @@ impl Session {
         index
     }
 
-    fn logged(&self, index: usize) -> Option<Value> {
-        self.mrtr.as_ref()?.saved.log.get(index).cloned()
+    /// The logged answer of the question at `index`, when an earlier round has it.
+    fn logged(&self, index: usize) -> Result<Option<Value>, Halt> {
+        self.logged_entry(index)
+            .map(|entry| entry.to_value())
+            .transpose()
+            .map_err(|e| replay_error(AnswerError::Parse(e)))
+    }
+
+    /// The logged final state of the wizard at `index`, when an earlier round has it.
+    fn logged_wizard(&self, index: usize) -> Result<Option<WizardState>, Halt> {
+        self.logged_entry(index)
+            .map(|entry| entry.to_wizard())
+            .transpose()
+            .map_err(|e| replay_error(AnswerError::Parse(e)))
+    }
+
+    fn logged_entry(&self, index: usize) -> Option<&Logged> {
+        self.mrtr.as_ref()?.saved.log.get(index)
     }
 
     fn log(&mut self, value: Value) {
+        self.log_entry(Logged::Value(value));
+    }
+
+    fn log_entry(&mut self, entry: Logged) {
         if let Some(m) = &mut self.mrtr {
-            m.saved.log.push(value);
+            m.saved.log.push(entry);
             m.saved.pending = None;
         }
     }
@@ -1849,16 +1913,22 @@ impl Session {
     /// The answer to the question `key` of the question at `index`, when this round
     /// asked it (recorded in the state, with the same digest) — or, opted in, in a
     /// first call. Answers to anything else are ignored.
-    fn response(&self, index: usize, key: &str, digest: &str) -> Option<Value> {
-        let m = self.mrtr.as_ref()?;
-        let asked = match &m.saved.pending {
-            Some(p) if p.index == index => p.asked.get(key).is_some_and(|d| d == digest),
-            _ => m.first_round,
-        };
-        if asked {
-            m.responses.get(key).cloned()
-        } else {
-            None
+    ///
+    /// A question of the round is read once (only the pending question was asked, and
+    /// a batch's keys are distinct), so its answer is taken out of the retry's; a
+    /// first call's answers may be read by more than one question, and stay.
+    fn response(&mut self, index: usize, key: &str, digest: &str) -> Option<Value> {
+        let m = self.mrtr.as_mut()?;
+        match &m.saved.pending {
+            Some(p) if p.index == index => {
+                if p.asked.get(key).is_some_and(|d| d == digest) {
+                    m.responses.remove(key)
+                } else {
+                    None
+                }
+            }
+            _ if m.first_round => m.responses.get(key).cloned(),
+            _ => None,
         }
     }
 
