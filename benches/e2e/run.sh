@@ -3,7 +3,8 @@
 # makes the Python reference's venv (mcp==2.3.0 from PyPI) when missing, and runs the
 # load generator against both. It starts every server itself on 127.0.0.1, pinned to
 # core 0 (`taskset`), runs on core 1, stops what it started, and prints one markdown
-# report. About 3 minutes after the build; the run is cut at 270 s.
+# report. About 7 minutes after the build (each throughput row runs 3 times, in
+# rotation; `--repeat 1` for one run); the run is cut at 720 s.
 #
 #   benches/e2e/run.sh [ELICIT-E2E OPTIONS]      # e.g. --clients 16, --no-memory
 #
@@ -26,7 +27,7 @@ if ! "$VENV/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.vers
 fi
 
 echo "== running (servers on core 0, load generator on core 1)" >&2
-exec timeout --signal=INT --kill-after=10 270 \
+exec timeout --signal=INT --kill-after=10 720 \
   "$TARGET/release/elicit-e2e" \
   --elicit "$TARGET/release/ticket-booking" \
   --python "$VENV/bin/python" \

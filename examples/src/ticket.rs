@@ -17,9 +17,12 @@ use crate::forms::Size;
 /// Each date's free seats are kept as the choices the seat step offers, built once into
 /// the seat step's form (a [`PreparedForm`]): every flow asking for that date shares
 /// the one form, and a sale builds a new one.
+///
+/// A clone (the snapshot each call's wizard reads) shares the shows until one of them
+/// changes.
 #[derive(Clone, Debug, Default)]
 pub struct Cinema {
-    shows: BTreeMap<String, Show>,
+    shows: Arc<BTreeMap<String, Show>>,
     /// Whether a sold seat is put back at once ([`Cinema::restocking`]).
     restock: bool,
 }
@@ -67,7 +70,7 @@ impl Cinema {
     /// Adds a show with its free seats.
     pub fn add_show(&mut self, date: &str, seats: &[&str]) {
         let seats = seats.iter().map(|s| Choice::owned(*s, None)).collect();
-        self.shows.insert(date.to_owned(), Show::new(date, seats));
+        Arc::make_mut(&mut self.shows).insert(date.to_owned(), Show::new(date, seats));
     }
 
     /// This cinema, where a sold seat is put back at once: sales never sell a show out
@@ -86,7 +89,7 @@ impl Cinema {
 
     /// Sells `seat` on `date`; false when it is not free.
     pub fn take(&mut self, date: &str, seat: &str) -> bool {
-        let Some(show) = self.shows.get_mut(date) else {
+        let Some(show) = self.shows.get(date) else {
             return false;
         };
         if !show.seats.iter().any(|s| s.value() == seat) {
@@ -101,7 +104,7 @@ impl Cinema {
             .filter(|s| s.value() != seat)
             .cloned()
             .collect();
-        *show = Show::new(date, left);
+        Arc::make_mut(&mut self.shows).insert(date.to_owned(), Show::new(date, left));
         true
     }
 

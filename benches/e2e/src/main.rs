@@ -75,6 +75,12 @@ struct Cli {
     /// Skip the runs of elicit with JSON instead of SSE replies.
     #[arg(long)]
     no_json: bool,
+    /// Times each throughput row is run, in rotation (every row once, then every row
+    /// again): each row reports its median run (by server CPU per round), and the
+    /// wizard ÷ bare ratios are the median of the ratios of runs made side by side, so
+    /// a burst of other work on the machine moves one run, not the result.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    repeat: u32,
 }
 
 /// Sessions or questions made before the baseline of a memory run, so it does not
@@ -119,10 +125,22 @@ fn main() {
     }
 }
 
-/// One throughput row.
+/// One throughput row: its runs, in the order they were made.
 struct Row {
     label: String,
-    outcome: Outcome,
+    runs: Vec<Outcome>,
+}
+
+impl Row {
+    /// The run with the median server CPU per round (the first run when none has it).
+    fn median(&self) -> &Outcome {
+        let mut order: Vec<&Outcome> = self.runs.iter().collect();
+        order.sort_by_key(|o| o.cpu_per_round());
+        if order.iter().any(|o| o.cpu_per_round().is_none()) {
+            return &self.runs[0];
+        }
+        order[order.len() / 2]
+    }
 }
 
 /// What a memory run found for one server.
@@ -206,22 +224,30 @@ async fn bench(cli: &Cli, pinned: bool) -> Result<String, String> {
     if !cli.only.is_empty() {
         runs.retain(|(label, ..)| cli.only.iter().any(|o| label.contains(o.as_str())));
     }
-    let mut rows = Vec::new();
-    for (label, launch, flow) in runs {
-        eprintln!(
-            "== {label}: {} clients, {:?} warm-up, {:?} measured",
-            load.clients, load.warmup, load.measure
-        );
-        let server = Server::start(&launch, &label).await?;
-        let outcome = load::run(&server, flow, &load).await;
-        if outcome.rounds == 0 {
+    let mut rows: Vec<Row> = runs
+        .iter()
+        .map(|(label, ..)| Row {
+            label: label.clone(),
+            runs: Vec::new(),
+        })
+        .collect();
+    for pass in 1..=cli.repeat {
+        for ((label, launch, flow), row) in runs.iter().zip(&mut rows) {
             eprintln!(
-                "   no round completed; the server's log: {}",
-                server.log_tail()
+                "== {label} (run {pass} of {}): {} clients, {:?} warm-up, {:?} measured",
+                cli.repeat, load.clients, load.warmup, load.measure
             );
+            let server = Server::start(launch, label).await?;
+            let outcome = load::run(&server, *flow, &load).await;
+            if outcome.rounds == 0 {
+                eprintln!(
+                    "   no round completed; the server's log: {}",
+                    server.log_tail()
+                );
+            }
+            drop(server);
+            row.runs.push(outcome);
         }
-        drop(server);
-        rows.push(Row { label, outcome });
     }
 
     let mut memories = Vec::new();
@@ -261,7 +287,7 @@ fn report(cli: &Cli, pinned: bool, rows: &[Row], memories: &[Memory]) -> String 
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} clients, {} s warm-up, {} s measured per row; {}; a fresh server per row.\n",
+        "{} clients, {} s warm-up, {} s measured per run; {}; a fresh server per run; {}.\n",
         cli.clients,
         cli.warmup,
         cli.measure,
@@ -272,6 +298,14 @@ fn report(cli: &Cli, pinned: bool, rows: &[Row], memories: &[Memory]) -> String 
             )
         } else {
             "not pinned (fewer than 2 cores, no taskset, or pinning refused)".to_owned()
+        },
+        if cli.repeat == 1 {
+            "one run per row".to_owned()
+        } else {
+            format!(
+                "{} runs per row in rotation, each row showing its median run by server CPU per round",
+                cli.repeat
+            )
         }
     );
     let _ = writeln!(
@@ -280,7 +314,7 @@ fn report(cli: &Cli, pinned: bool, rows: &[Row], memories: &[Memory]) -> String 
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|");
     for row in rows {
-        let o = &row.outcome;
+        let o = row.median();
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} |",
@@ -295,8 +329,19 @@ fn report(cli: &Cli, pinned: bool, rows: &[Row], memories: &[Memory]) -> String 
     }
     let _ = writeln!(out);
     for row in rows {
-        let o = &row.outcome;
+        let o = row.median();
         let mut notes = Vec::new();
+        if row.runs.len() > 1 {
+            let each: Vec<String> = row
+                .runs
+                .iter()
+                .map(|r| {
+                    r.cpu_per_round()
+                        .map_or("-".into(), |d| format!("{} µs", d.as_micros()))
+                })
+                .collect();
+            notes.push(format!("server CPU/round of each run {}", each.join(", ")));
+        }
         if o.bookings + o.conflicts > 0 {
             let rounds = o.booking_rounds.0 as f64 / o.booking_rounds.1.max(1) as f64;
             notes.push(format!(
@@ -382,44 +427,58 @@ fn report(cli: &Cli, pinned: bool, rows: &[Row], memories: &[Memory]) -> String 
         );
     }
 
-    let find = |label: &str| rows.iter().find(|r| r.label == label).map(|r| &r.outcome);
-    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
-        (Some(a), Some(b)) if b > 0.0 => Some(a / b),
-        _ => None,
+    let find = |label: &str| rows.iter().find(|r| r.label == label);
+    // The median, over the passes, of the ratio of two rows' runs of the same pass.
+    let ratio = |a: &str, b: &str, of: fn(&Outcome) -> Option<f64>| {
+        let (a, b) = (find(a)?, find(b)?);
+        let mut each: Vec<f64> = a
+            .runs
+            .iter()
+            .zip(&b.runs)
+            .map(|(a, b)| match (of(a), of(b)) {
+                (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let listed = if each.len() > 1 {
+            let list: Vec<String> = each.iter().map(|r| format!("{r:.2}")).collect();
+            format!(" (median of the runs side by side: {})", list.join(", "))
+        } else {
+            String::new()
+        };
+        each.sort_by(f64::total_cmp);
+        Some((*each.get(each.len() / 2)?, listed))
     };
-    let rate = |label: &str| find(label).map(Outcome::rounds_per_second);
-    let cpu = |label: &str| {
-        find(label)
-            .and_then(Outcome::cpu_per_round)
-            .map(|d| d.as_secs_f64())
-    };
+    let rate = |o: &Outcome| Some(o.rounds_per_second());
+    let cpu = |o: &Outcome| o.cpu_per_round().map(|d| d.as_secs_f64());
     let _ = writeln!(out);
     let mut ratios = Vec::new();
     for framing in ["SSE", "JSON"] {
-        if let Some(r) = ratio(
-            rate(&format!("elicit wizard, {framing}")),
-            rate("Python SDK wizard, JSON"),
+        if let Some((r, each)) = ratio(
+            &format!("elicit wizard, {framing}"),
+            "Python SDK wizard, JSON",
+            rate,
         ) {
             ratios.push(format!(
-                "elicit wizard rounds/s ÷ Python wizard rounds/s ({framing}): {r:.1}×"
+                "elicit wizard rounds/s ÷ Python wizard rounds/s ({framing}): {r:.1}×{each}"
             ));
         }
     }
     for framing in ["SSE", "JSON"] {
-        if let Some(r) = ratio(
-            cpu(&format!("elicit wizard, {framing}")),
-            cpu(&format!("elicit bare call, {framing}")),
+        if let Some((r, each)) = ratio(
+            &format!("elicit wizard, {framing}"),
+            &format!("elicit bare call, {framing}"),
+            cpu,
         ) {
             ratios.push(format!(
-                "elicit wizard round CPU ÷ bare call CPU ({framing}): {r:.2}×"
+                "elicit wizard round CPU ÷ bare call CPU ({framing}): {r:.2}×{each}"
             ));
         }
     }
-    if let Some(r) = ratio(
-        cpu("Python SDK wizard, JSON"),
-        cpu("Python SDK bare call, JSON"),
-    ) {
-        ratios.push(format!("Python wizard round CPU ÷ bare call CPU: {r:.2}×"));
+    if let Some((r, each)) = ratio("Python SDK wizard, JSON", "Python SDK bare call, JSON", cpu) {
+        ratios.push(format!(
+            "Python wizard round CPU ÷ bare call CPU: {r:.2}×{each}"
+        ));
     }
     for line in ratios {
         let _ = writeln!(out, "- {line}");
@@ -499,5 +558,59 @@ fn raise_fd_limit() {
             limit.rlim_cur = limit.rlim_max;
             libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(rounds: u64, cpu_ms: u64) -> Outcome {
+        Outcome {
+            rounds,
+            seconds: 1.0,
+            server_cpu: Duration::from_millis(cpu_ms),
+            ..Outcome::default()
+        }
+    }
+
+    #[test]
+    fn a_row_shows_its_median_run_by_cpu_per_round() {
+        let row = Row {
+            label: "x".into(),
+            runs: vec![run(100, 30), run(100, 10), run(100, 20)],
+        };
+        assert_eq!(row.median().server_cpu, Duration::from_millis(20));
+        // A run without rounds has no CPU per round: the first run stands for the row.
+        let row = Row {
+            label: "x".into(),
+            runs: vec![run(100, 30), run(0, 10), run(100, 20)],
+        };
+        assert_eq!(row.median().server_cpu, Duration::from_millis(30));
+    }
+
+    #[test]
+    fn the_ratio_is_the_median_of_runs_made_side_by_side() {
+        let cli = Cli::parse_from(["elicit-e2e", "--elicit", "x", "--repeat", "3"]);
+        let rows = [
+            Row {
+                label: "elicit wizard, SSE".into(),
+                runs: vec![run(100, 15), run(100, 30), run(100, 13)],
+            },
+            Row {
+                label: "elicit bare call, SSE".into(),
+                runs: vec![run(100, 10), run(100, 20), run(100, 10)],
+            },
+        ];
+        let report = report(&cli, true, &rows, &[]);
+        assert!(
+            report.contains(
+                "elicit wizard round CPU ÷ bare call CPU (SSE): 1.50× \
+                 (median of the runs side by side: 1.50, 1.50, 1.30)"
+            ),
+            "{report}"
+        );
+        assert!(report.contains("| elicit wizard, SSE | 100 |"), "{report}");
+        assert!(report.contains("| 150 µs |"), "{report}");
     }
 }
