@@ -304,6 +304,11 @@ impl std::error::Error for RemoteBindRefused {}
 /// The Streamable HTTP service of `make()`'s handler (one per session, or per
 /// request when stateless), with the Host and Origin checks of `options`: a tower
 /// service to mount in an axum app of one's own.
+///
+/// `make` runs for every session, and for every request of a 2026-07-28 client: build
+/// the handler once and hand out clones (`move || server.clone()`), rather than a new
+/// one each time (rmcp's `#[tool_router]` checks every tool's name while it builds the
+/// router: about a sixth of a bare tool call's server CPU, measured in BENCHMARKS.md).
 pub fn service<S, F>(make: F, options: &HttpOptions) -> StreamableHttpService<S, CappedSessions>
 where
     S: ServerHandler + Send + 'static,

@@ -34,8 +34,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let inventory = Arc::new(Mutex::new(Inventory::demo_from(
         cli.today.unwrap_or_else(clock::today),
     )));
-    serve::serve(cli.server.listen()?, move || {
-        TripServer::new(elicitor.clone(), inventory.clone())
-    })
-    .await
+    // Built once (its tool router too) and cloned for each session or stateless
+    // request: the clones share the elicitor and the inventory.
+    let server = TripServer::new(elicitor, inventory);
+    serve::serve(cli.server.listen()?, move || server.clone()).await
 }

@@ -29,8 +29,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // this harness server reads such answers.
     // Its tasks are kept in the elicitor, shared by every handler.
     let elicitor = cli.server.elicitor().await?.with_first_round_answers(true);
-    serve::serve(cli.server.listen()?, move || {
-        ConformanceServer::new(elicitor.clone())
-    })
-    .await
+    // Built once and cloned for each session or stateless request.
+    let server = ConformanceServer::new(elicitor);
+    serve::serve(cli.server.listen()?, move || server.clone()).await
 }

@@ -40,9 +40,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .into());
     }
     let elicitor = cli.server.elicitor().await?;
-    let root = cli.root.clone();
-    serve::serve(cli.server.listen()?, move || {
-        PurgeServer::new(elicitor.clone(), root.clone())
-    })
-    .await
+    // Built once and cloned for each session or stateless request.
+    let server = PurgeServer::new(elicitor, cli.root.clone());
+    serve::serve(cli.server.listen()?, move || server.clone()).await
 }

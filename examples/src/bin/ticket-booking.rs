@@ -58,7 +58,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             Inventory::Local(Arc::new(Mutex::new(cinema)))
         }
     };
-    let make = move || TicketServer::with_inventory(elicitor.clone(), inventory.clone());
+    // Built once (rmcp checks every tool's name while building the router) and cloned
+    // for each session or stateless request: the clones share the elicitor and the
+    // inventory.
+    let server = TicketServer::with_inventory(elicitor, inventory);
+    let make = move || server.clone();
     if cli.json_response {
         serve::serve_json_responses(cli.server.listen()?, make).await
     } else {
