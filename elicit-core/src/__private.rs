@@ -16,6 +16,10 @@ pub use core::option::Option::{self, None, Some};
 pub use serde_json::Value;
 pub use std::borrow::Cow::Borrowed;
 
+/// rmcp, for the methods [`task_handlers!`](crate::task_handlers) writes.
+#[cfg(feature = "rmcp")]
+pub use ::rmcp;
+
 /// Parses a validated step answer for a wizard.
 pub fn parse_answer<T: serde::de::DeserializeOwned>(
     content: &Value,

@@ -15,12 +15,10 @@ use elicit_core::mcp::{Asked, Channel, Elicitor, Input, Session, TaskSupport, Ta
 use elicit_core::{Elicit, Elicitation};
 use rmcp::model::{
     CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock, DetailedTask, GetTaskParams,
-    GetTaskResult, ProtocolVersion, TaskPayload, TaskStatus, UpdateTaskParams,
+    ProtocolVersion, TaskPayload, TaskStatus, UpdateTaskParams,
 };
-use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RoleServer, RunningService,
-};
-use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -145,29 +143,7 @@ impl ServerHandler for Printer {
         )
     }
 
-    async fn get_task(
-        &self,
-        params: GetTaskParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<GetTaskResult, ErrorData> {
-        self.tools.get_task(params, ctx)
-    }
-
-    async fn update_task(
-        &self,
-        params: UpdateTaskParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tools.update_task(params, ctx)
-    }
-
-    async fn cancel_task(
-        &self,
-        params: CancelTaskParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tools.cancel_task(params, ctx)
-    }
+    elicit_core::task_handlers!(tools);
 }
 
 fn printer(tasks: &Tasks) -> Printer {

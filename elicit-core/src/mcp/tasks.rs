@@ -21,7 +21,8 @@
 //!    ([`Session::continue_in_task`]);
 //! 4. answer `tasks/get`, `tasks/update` and `tasks/cancel` with
 //!    [`Tools::get_task`](super::Tools::get_task) and its siblings (rmcp refuses them
-//!    with `-32021` for a client that did not declare the extension).
+//!    with `-32021` for a client that did not declare the extension):
+//!    [`task_handlers!`](crate::task_handlers) writes the three methods.
 //!
 //! A task is bound to the [`Principal`](super::Principal) of the call that started it:
 //! to any other principal its id is unknown (`-32602`).
@@ -33,6 +34,81 @@
 //!
 //! [`Session`]: super::Session
 //! [`Session::continue_in_task`]: super::Session::continue_in_task
+
+/// Writes `get_task`, `update_task` and `cancel_task` of an `rmcp::ServerHandler`,
+/// each handed to the [`Tools`](crate::mcp::Tools) in the named field of the server:
+/// step 4 of serving tasks (see the [module](crate::mcp::tasks) docs).
+///
+/// ```
+/// use elicit_core::mcp::{Elicitor, TaskSupport, Tools};
+/// use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
+/// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+///
+/// #[derive(Clone)]
+/// struct Exporter {
+///     tools: Tools<Exporter>,
+/// }
+///
+/// #[tool_router]
+/// impl Exporter {
+///     fn new(elicitor: Elicitor) -> Exporter {
+///         let tools = Tools::new(elicitor, Self::tool_router())
+///             .with_task_support("export", TaskSupport::Optional);
+///         Exporter { tools }
+///     }
+///
+///     #[tool(description = "Exports the archive")]
+///     async fn export(&self) -> CallToolResult {
+///         CallToolResult::success(vec![ContentBlock::text("exported")])
+///     }
+/// }
+///
+/// #[tool_handler(router = self.tools)]
+/// impl ServerHandler for Exporter {
+///     fn get_info(&self) -> ServerConfig {
+///         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tasks().build())
+///     }
+///
+///     elicit_core::task_handlers!(tools);
+/// }
+/// ```
+#[macro_export]
+macro_rules! task_handlers {
+    ($tools:ident) => {
+        async fn get_task(
+            &self,
+            params: $crate::__private::rmcp::model::GetTaskParams,
+            ctx: $crate::__private::rmcp::service::RequestContext<
+                $crate::__private::rmcp::service::RoleServer,
+            >,
+        ) -> ::core::result::Result<
+            $crate::__private::rmcp::model::GetTaskResult,
+            $crate::__private::rmcp::ErrorData,
+        > {
+            self.$tools.get_task(params, ctx)
+        }
+
+        async fn update_task(
+            &self,
+            params: $crate::__private::rmcp::model::UpdateTaskParams,
+            ctx: $crate::__private::rmcp::service::RequestContext<
+                $crate::__private::rmcp::service::RoleServer,
+            >,
+        ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
+            self.$tools.update_task(params, ctx)
+        }
+
+        async fn cancel_task(
+            &self,
+            params: $crate::__private::rmcp::model::CancelTaskParams,
+            ctx: $crate::__private::rmcp::service::RequestContext<
+                $crate::__private::rmcp::service::RoleServer,
+            >,
+        ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
+            self.$tools.cancel_task(params, ctx)
+        }
+    };
+}
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -17,9 +17,9 @@ use elicit_core::mcp::{AskError, Asked, Elicitor, Halt, Input, Session, TaskSupp
 use elicit_core::{Elicit, Elicitation};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, CancelTaskParams, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    GetTaskParams, GetTaskResult, Implementation, ListPromptsResult, PaginatedRequestParams,
-    Prompt, PromptMessage, Role, ServerCapabilities, ServerConfig, UpdateTaskParams,
+    CallToolResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+    ListPromptsResult, PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
@@ -621,27 +621,5 @@ impl ServerHandler for ConformanceServer {
         s.finish_prompt(result)
     }
 
-    async fn get_task(
-        &self,
-        params: GetTaskParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<GetTaskResult, ErrorData> {
-        self.tools.get_task(params, ctx)
-    }
-
-    async fn update_task(
-        &self,
-        params: UpdateTaskParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tools.update_task(params, ctx)
-    }
-
-    async fn cancel_task(
-        &self,
-        params: CancelTaskParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tools.cancel_task(params, ctx)
-    }
+    elicit_core::task_handlers!(tools);
 }

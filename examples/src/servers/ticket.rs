@@ -6,11 +6,7 @@ use std::sync::{Arc, Mutex};
 use elicit_core::mcp::{Asked, Elicitor, Halt, Session, TaskSupport, Tools};
 use elicit_core::wizard::Outcome;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CallToolResult, CancelTaskParams, GetTaskParams, GetTaskResult, Implementation,
-    ServerCapabilities, ServerConfig, UpdateTaskParams,
-};
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
 
 use super::inventory::Inventory;
@@ -181,27 +177,5 @@ impl ServerHandler for TicketServer {
         .with_instructions("Books cinema tickets step by step. Call book_tickets.")
     }
 
-    async fn get_task(
-        &self,
-        params: GetTaskParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<GetTaskResult, ErrorData> {
-        self.tools.get_task(params, ctx)
-    }
-
-    async fn update_task(
-        &self,
-        params: UpdateTaskParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tools.update_task(params, ctx)
-    }
-
-    async fn cancel_task(
-        &self,
-        params: CancelTaskParams,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tools.cancel_task(params, ctx)
-    }
+    elicit_core::task_handlers!(tools);
 }
