@@ -683,14 +683,11 @@ impl Sealer {
         let mut nonce = [0u8; NONCE_LEN];
         fill_nonce(&mut nonce).map_err(|_| SealError::Random)?;
         body[..NONCE_LEN].copy_from_slice(&nonce);
-        let tag = with_aad(&id.0, binding, |aad| {
-            key.cipher().encrypt_inout_detached(
-                &XNonce::from(nonce),
-                aad,
-                (&mut body[NONCE_LEN..]).into(),
-            )
-        })
-        .map_err(|_| SealError::TooLarge { len: plain_len })?;
+        let aad = aad(&id.0, binding);
+        let tag = key
+            .cipher()
+            .encrypt_inout_detached(&XNonce::from(nonce), &aad, (&mut body[NONCE_LEN..]).into())
+            .map_err(|_| SealError::TooLarge { len: plain_len })?;
         body.extend_from_slice(&tag);
         let mut token = String::with_capacity(len);
         token.push_str(VERSION);
@@ -781,11 +778,10 @@ impl Sealer {
         let (sealed, tag) = rest.split_at_mut(end - NONCE_LEN);
         let nonce = XNonce::try_from(&*nonce).map_err(|_| SealError::Malformed("too short"))?;
         let tag = Tag::try_from(&*tag).map_err(|_| SealError::Malformed("too short"))?;
-        with_aad(&id.0, binding, |aad| {
-            key.cipher()
-                .decrypt_inout_detached(&nonce, aad, (&mut *sealed).into(), &tag)
-        })
-        .map_err(|_| SealError::Tampered)?;
+        let aad = aad(&id.0, binding);
+        key.cipher()
+            .decrypt_inout_detached(&nonce, &aad, (&mut *sealed).into(), &tag)
+            .map_err(|_| SealError::Tampered)?;
         // Authenticated, so ours: at least the two times. Checked all the same.
         let Some((issued, rest)) = sealed.split_first_chunk::<8>() else {
             return Err(SealError::Tampered);
@@ -813,34 +809,15 @@ fn sealed_len(id_len: usize, plain_len: usize) -> usize {
     VERSION.len() + 1 + id_len + 1 + (4 * body).div_ceil(3)
 }
 
-/// Runs `f` with the associated data: `v3.<key id>.` then the binding's parts. Written
-/// on the stack when it is short (a call's arguments usually are), else in a buffer.
-fn with_aad<R>(id: &str, binding: &Binding, f: impl FnOnce(&[u8]) -> R) -> R {
-    const ON_STACK: usize = 512;
-    let len = VERSION.len() + id.len() + 2 + binding.parts.len();
-    let write = |aad: &mut [u8]| {
-        let mut at = 0;
-        for part in [
-            VERSION.as_bytes(),
-            b".",
-            id.as_bytes(),
-            b".",
-            &binding.parts,
-        ] {
-            aad[at..at + part.len()].copy_from_slice(part);
-            at += part.len();
-        }
-    };
-    if len <= ON_STACK {
-        let mut buffer = [0u8; ON_STACK];
-        let aad = &mut buffer[..len];
-        write(aad);
-        f(aad)
-    } else {
-        let mut aad = vec![0u8; len];
-        write(&mut aad);
-        f(&aad)
-    }
+/// The associated data: `v3.<key id>.` then the binding's parts.
+fn aad(id: &str, binding: &Binding) -> Vec<u8> {
+    let mut aad = Vec::with_capacity(VERSION.len() + id.len() + 2 + binding.parts.len());
+    aad.extend_from_slice(VERSION.as_bytes());
+    aad.push(b'.');
+    aad.extend_from_slice(id.as_bytes());
+    aad.push(b'.');
+    aad.extend_from_slice(&binding.parts);
+    aad
 }
 
 pub(crate) fn now() -> u64 {
@@ -1002,8 +979,8 @@ mod tests {
             want.extend_from_slice(&(part.len() as u64).to_be_bytes());
             want.extend_from_slice(part.as_bytes());
         }
-        assert_eq!(with_aad("k1", &b, <[u8]>::to_vec), want);
-        // Arguments too long for the stack buffer: the same layout.
+        assert_eq!(aad("k1", &b), want);
+        // Long arguments: the same layout.
         let text = "x".repeat(600);
         let long = Binding::new("al", "tools/call", "book", &json!({ "t": text }));
         let mut want = b"v3.k1.".to_vec();
@@ -1011,7 +988,7 @@ mod tests {
             want.extend_from_slice(&(part.len() as u64).to_be_bytes());
             want.extend_from_slice(part.as_bytes());
         }
-        assert_eq!(with_aad("k1", &long, <[u8]>::to_vec), want);
+        assert_eq!(aad("k1", &long), want);
         assert_eq!(
             (b.principal(), b.method(), b.name(), b.arguments()),
             ("al", "tools/call", "book", r#"{"a":1,"b":[2]}"#)
