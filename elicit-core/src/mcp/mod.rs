@@ -430,52 +430,10 @@ struct Saved {
     /// validated (only the form's fields), a wizard's final state, or another input
     /// request's raw result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    log: Vec<Logged>,
+    log: Vec<Value>,
     /// The question being asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pending: Option<Pending>,
-}
-
-/// An entry of [`Saved::log`]: a value (as the state brought it, or logged in this
-/// round), or a wizard's final state logged in this round, written only if the state
-/// is sealed again (a call that ends with its last answer never writes it).
-#[derive(Debug)]
-enum Logged {
-    Value(Value),
-    Wizard(WizardState),
-}
-
-impl Logged {
-    /// The entry as a value.
-    fn to_value(&self) -> Result<Value, serde_json::Error> {
-        match self {
-            Logged::Value(value) => Ok(value.clone()),
-            Logged::Wizard(state) => serde_json::to_value(state),
-        }
-    }
-
-    /// The entry as a wizard's final state, read from the value in place.
-    fn to_wizard(&self) -> Result<WizardState, serde_json::Error> {
-        match self {
-            Logged::Value(value) => WizardState::deserialize(value),
-            Logged::Wizard(state) => Ok(state.clone()),
-        }
-    }
-}
-
-impl Serialize for Logged {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Logged::Value(value) => value.serialize(serializer),
-            Logged::Wizard(state) => state.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Logged {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Logged, D::Error> {
-        Value::deserialize(deserializer).map(Logged::Value)
-    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -1351,7 +1309,7 @@ impl Session {
     ) -> Result<Elicitation<R>, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        if let Some(logged) = self.logged(index)? {
+        if let Some(logged) = self.logged(index) {
             return self.check(form, &logged, read).map_err(replay_error);
         }
         let revision = self.require("form")?;
@@ -1458,7 +1416,9 @@ impl Session {
                 Poll::Done(outcome) => {
                     // The state before the final poll replays to the same outcome.
                     let before = flow.into_state().before_completion();
-                    self.log_entry(Logged::Wizard(before));
+                    let snapshot = serde_json::to_value(&before)
+                        .map_err(|e| Halt::Error(McpError::internal_error(e.to_string(), None)))?;
+                    self.log(snapshot);
                     return Ok(outcome);
                 }
                 Poll::Ask(request) => {
@@ -1515,7 +1475,7 @@ impl Session {
                     .map(str::to_owned),
             })
         };
-        if let Some(logged) = self.logged(index)? {
+        if let Some(logged) = self.logged(index) {
             return check(&logged).map_err(replay_error);
         }
         self.require("url")?;
@@ -1599,7 +1559,7 @@ impl Session {
     pub async fn input(&mut self, method: &str, params: Value) -> Result<Value, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        if let Some(logged) = self.logged(index)? {
+        if let Some(logged) = self.logged(index) {
             return Ok(logged);
         }
         if self.task.is_some() {
@@ -1665,7 +1625,7 @@ impl Session {
     pub async fn inputs(&mut self, inputs: Vec<Input<'_>>) -> Result<Vec<InputAnswer>, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        if let Some(Value::Array(logged)) = self.logged(index)? {
+        if let Some(Value::Array(logged)) = self.logged(index) {
             if logged.len() != inputs.len() {
                 return Err(replay_error(AnswerError::Malformed(
                     "the answers of a batch do not match its questions",
@@ -1880,32 +1840,24 @@ impl Session {
     }
 
     /// The logged answer of the question at `index`, when an earlier round has it.
-    fn logged(&self, index: usize) -> Result<Option<Value>, Halt> {
-        self.logged_entry(index)
-            .map(|entry| entry.to_value())
-            .transpose()
-            .map_err(|e| replay_error(AnswerError::Parse(e)))
+    fn logged(&self, index: usize) -> Option<Value> {
+        self.mrtr.as_ref()?.saved.log.get(index).cloned()
     }
 
-    /// The logged final state of the wizard at `index`, when an earlier round has it.
+    /// The logged final state of the wizard at `index`, when an earlier round has it,
+    /// read from the logged value in place.
     fn logged_wizard(&self, index: usize) -> Result<Option<WizardState>, Halt> {
-        self.logged_entry(index)
-            .map(|entry| entry.to_wizard())
-            .transpose()
+        let Some(logged) = self.mrtr.as_ref().and_then(|m| m.saved.log.get(index)) else {
+            return Ok(None);
+        };
+        WizardState::deserialize(logged)
+            .map(Some)
             .map_err(|e| replay_error(AnswerError::Parse(e)))
-    }
-
-    fn logged_entry(&self, index: usize) -> Option<&Logged> {
-        self.mrtr.as_ref()?.saved.log.get(index)
     }
 
     fn log(&mut self, value: Value) {
-        self.log_entry(Logged::Value(value));
-    }
-
-    fn log_entry(&mut self, entry: Logged) {
         if let Some(m) = &mut self.mrtr {
-            m.saved.log.push(entry);
+            m.saved.log.push(value);
             m.saved.pending = None;
         }
     }
