@@ -4,7 +4,7 @@
 //! On MCP 2026-07-28 (Multi Round-Trip Requests) a server that asks the user something
 //! returns `input_required` with an opaque `requestState`; the client echoes it on the
 //! retry. That string is attacker-controlled and carries the user's answers so far, so
-//! it is sealed with XChaCha20-Poly1305 (encrypted, not only signed: answers can be
+//! it is sealed with AES-256-GCM-SIV (encrypted, not only signed: answers can be
 //! personal data), with an expiry inside the authenticated payload and a [`Binding`]
 //! (principal, method, tool or prompt name, the arguments) as associated data. A token
 //! sealed for one call opens for no other.
@@ -17,7 +17,7 @@
 //! let args = json!({"event": "concert", "seats": 2});
 //! let binding = Binding::new("alice", "tools/call", "book_tickets", &args);
 //! let token = sealer.seal(&binding, &json!({"step": 2}))?;
-//! assert!(token.starts_with("v3.k1."));
+//! assert!(token.starts_with("v4.k1."));
 //! let back: serde_json::Value = sealer.open(&binding, &token)?;
 //! assert_eq!(back["step"], 2);
 //!
@@ -32,16 +32,20 @@
 //!
 //! # Token format
 //!
-//! `v3.<key id>.<base64url without padding of (24-byte nonce || ciphertext || 16-byte tag)>`,
-//! the nonce, ciphertext and tag being XChaCha20-Poly1305's (RustCrypto's
-//! `chacha20poly1305`; a test holds the tokens to known-good output). The plaintext is the
+//! `v4.<key id>.<base64url without padding of (12-byte nonce || ciphertext || 16-byte tag)>`,
+//! the nonce, ciphertext and tag being AES-256-GCM-SIV's (RFC 8452, RustCrypto's
+//! `aes-gcm-siv`; tests hold the cipher to the RFC's vectors and the tokens to output made
+//! with OpenSSL). The nonce is drawn at random: the cipher resists nonce reuse (a repeated
+//! nonce would only show that two tokens are identical), so replicas sharing a key need no
+//! counter. The plaintext is the
 //! time of sealing and the expiry (8 bytes each, big-endian seconds since the Unix epoch)
-//! followed by the payload as JSON. The associated data is `v3.<key id>.` followed by the [`Binding`]'s four parts,
+//! followed by the payload as JSON. The associated data is `v4.<key id>.` followed by the [`Binding`]'s four parts,
 //! each as its length (8 bytes, big-endian) and its bytes: principal, method, name, and
 //! the arguments as canonical JSON (see [`Binding::new`]). So the version, the key id
 //! and the binding are all authenticated without being stored.
 //! (`v1` tokens, from before 0.1's release, bound a SHA-256 digest of the binding
-//! instead, and `v2` tokens had no time of sealing; neither opens any more.) Tokens longer than [`MAX_TOKEN_LEN`] are
+//! instead, `v2` tokens had no time of sealing, and `v3` tokens were sealed with
+//! XChaCha20-Poly1305; none of them opens any more.) Tokens longer than [`MAX_TOKEN_LEN`] are
 //! refused before any decoding, and never produced.
 //!
 //! A token sealed for another binding fails authentication exactly like a changed
@@ -90,10 +94,10 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use aes_gcm_siv::aead::{AeadInOut, KeyInit};
+use aes_gcm_siv::{Aes256GcmSiv, Nonce, Tag};
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
-use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -110,8 +114,8 @@ pub const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
 /// minutes.
 pub const CLOCK_SKEW: Duration = Duration::from_secs(30);
 
-const VERSION: &str = "v3";
-const NONCE_LEN: usize = 24;
+const VERSION: &str = "v4";
+const NONCE_LEN: usize = 12;
 const TAG_LEN: usize = 16;
 /// The time of sealing and the expiry, 8 bytes each.
 const TIMES_LEN: usize = 16;
@@ -145,9 +149,9 @@ impl Key {
         URL_SAFE_NO_PAD.encode(self.0)
     }
 
-    /// XChaCha20-Poly1305 under this key.
-    fn cipher(&self) -> XChaCha20Poly1305 {
-        XChaCha20Poly1305::new(&self.0.into())
+    /// AES-256-GCM-SIV under this key.
+    fn cipher(&self) -> Aes256GcmSiv {
+        Aes256GcmSiv::new(&self.0.into())
     }
 }
 
@@ -686,7 +690,7 @@ impl Sealer {
         let aad = aad(&id.0, binding);
         let tag = key
             .cipher()
-            .encrypt_inout_detached(&XNonce::from(nonce), &aad, (&mut body[NONCE_LEN..]).into())
+            .encrypt_inout_detached(&Nonce::from(nonce), &aad, (&mut body[NONCE_LEN..]).into())
             .map_err(|_| SealError::TooLarge { len: plain_len })?;
         body.extend_from_slice(&tag);
         let mut token = String::with_capacity(len);
@@ -776,7 +780,7 @@ impl Sealer {
         }
         let (nonce, rest) = body.split_at_mut(NONCE_LEN);
         let (sealed, tag) = rest.split_at_mut(end - NONCE_LEN);
-        let nonce = XNonce::try_from(&*nonce).map_err(|_| SealError::Malformed("too short"))?;
+        let nonce = Nonce::try_from(&*nonce).map_err(|_| SealError::Malformed("too short"))?;
         let tag = Tag::try_from(&*tag).map_err(|_| SealError::Malformed("too short"))?;
         let aad = aad(&id.0, binding);
         key.cipher()
@@ -809,7 +813,7 @@ fn sealed_len(id_len: usize, plain_len: usize) -> usize {
     VERSION.len() + 1 + id_len + 1 + (4 * body).div_ceil(3)
 }
 
-/// The associated data: `v3.<key id>.` then the binding's parts.
+/// The associated data: `v4.<key id>.` then the binding's parts.
 fn aad(id: &str, binding: &Binding) -> Vec<u8> {
     let mut aad = Vec::with_capacity(VERSION.len() + id.len() + 2 + binding.parts.len());
     aad.extend_from_slice(VERSION.as_bytes());
@@ -858,59 +862,52 @@ mod tests {
         String::from_utf8(bytes).unwrap()
     }
 
-    /// The cipher does not change: a body sealed with a fixed key, nonce and plaintext
-    /// is byte for byte the one of earlier builds (`v2` tokens, when the cipher was
-    /// assembled from HChaCha20 and ring's ChaCha20-Poly1305, itself checked against
-    /// RustCrypto's `chacha20poly1305`), and so are the tags at plaintext lengths around
-    /// the cipher's 16- and 64-byte blocks.
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    /// The cipher is AES-256-GCM-SIV: it gives the output of RFC 8452's test vectors
+    /// (appendix C.2, with and without associated data).
     #[test]
-    fn the_cipher_keeps_its_output() {
-        let key = Key::from_bytes(std::array::from_fn(|i| i as u8));
-        let nonce: [u8; NONCE_LEN] = std::array::from_fn(|i| 0xa0 + i as u8);
-        let expires: u64 = 1_700_000_000 + DEFAULT_TTL.as_secs();
-        // A `v2` token: `nonce | expiry | JSON | tag`, associated data `v2.k1.` + binding.
-        let v2 = |payload: &Value| {
-            let mut aad = b"v2.k1.".to_vec();
-            aad.extend_from_slice(&binding().parts);
-            let mut plain = expires.to_be_bytes().to_vec();
-            serde_json::to_writer(&mut plain, payload).unwrap();
+    fn the_cipher_is_aes_256_gcm_siv() {
+        let key = Key::from_bytes(std::array::from_fn(|i| u8::from(i == 0)));
+        let nonce: [u8; NONCE_LEN] = std::array::from_fn(|i| if i == 0 { 3 } else { 0 });
+        for (aad, plain, sealed) in [
+            ("", "", "07f5f4169bbf55a8400cd47ea6fd400f"),
+            (
+                "",
+                "0100000000000000",
+                "c2ef328e5c71c83b843122130f7364b761e0b97427e3df28",
+            ),
+            (
+                "",
+                "0100000000000000000000000000000002000000000000000000000000000000",
+                "4a6a9db4c8c6549201b9edb53006cba821ec9cf850948a7c86c68ac7539d027f\
+                 e819e63abcd020b006a976397632eb5d",
+            ),
+            (
+                "01",
+                "0200000000000000",
+                "1de22967237a813291213f267e3b452f02d01ae33e4ec854",
+            ),
+        ] {
+            let mut buf = hex(plain);
             let tag = key
                 .cipher()
-                .encrypt_inout_detached(&XNonce::from(nonce), &aad, (&mut plain[..]).into())
+                .encrypt_inout_detached(&Nonce::from(nonce), &hex(aad), (&mut buf[..]).into())
                 .unwrap();
-            let mut body = nonce.to_vec();
-            body.extend_from_slice(&plain);
-            body.extend_from_slice(&tag);
-            body
-        };
-        let known = "oKGio6SlpqeoqaqrrK2ur7CxsrO0tba3RewKHdIOUCgaTVWrSwGP4kiIpQ5pr-ikZVNBSLmJYpVzB1MecnRvGw";
-        assert_eq!(
-            URL_SAFE_NO_PAD.encode(v2(&json!({"x": 1, "s": "é"}))),
-            known
-        );
-        for (len, tag) in [
-            (0, "dT_4t9_s8p9C0r18d9tz6Q"),
-            (1, "d4x7kfrCLsj6f4wbygPMIw"),
-            (15, "I43oOFd4gWALAbI4hFw90w"),
-            (16, "YLJXjSrj5mYhuLU3cxUt9A"),
-            (17, "VCPafjHL4W2TnqVi1gSaZw"),
-            (63, "qHyIoGLMK3mU4FYsE2jLAQ"),
-            (64, "ZE9nyQ86Pq0_xt8zu8CYew"),
-            (65, "xismWf46LUNeGysJUsAASA"),
-            (300, "4LmbIo4TvhmBHsI7DeGRnQ"),
-            (4096, "Fy0t8caz8wkHVfR7WQYLjA"),
-        ] {
-            let body = v2(&json!({"s": "y".repeat(len)}));
-            assert_eq!(
-                URL_SAFE_NO_PAD.encode(&body[body.len() - TAG_LEN..]),
-                tag,
-                "{len}"
-            );
+            buf.extend_from_slice(&tag);
+            assert_eq!(buf, hex(&sealed.replace(' ', "")), "{plain}");
         }
     }
 
     /// The token format does not change: a token sealed with a fixed key, nonce, time
-    /// and payload is byte for byte the one sealed before, and it opens.
+    /// and payload is byte for byte the one OpenSSL's AES-256-GCM-SIV makes from the
+    /// same parts as the module's documentation lays them out, and it opens; so are the
+    /// tags at payload lengths around the cipher's 16-byte blocks.
     #[test]
     fn tokens_keep_their_format() {
         let key = Key::from_bytes(std::array::from_fn(|i| i as u8));
@@ -922,18 +919,41 @@ mod tests {
             Ok(())
         };
         let now = 1_700_000_000;
-        let known = "v3.k1.oKGio6SlpqeoqaqrrK2ur7CxsrO0tba3RewKHdIOVaxhby2JFGNXRECI5w6QN-b7bmKxxSQK3EvTKGJBJEvH_SfRXvBRhzeM";
-        let payload = json!({"x": 1, "s": "é"});
+        let known = "v4.k1.oKGio6SlpqeoqaqrkTbOyG_b0-aBKJ2ufNHfRUxMaFFZmD_G-jKvjQlxi0UR36oL1fkXWrdeQzxfxLmW";
+        let payload = json!({"s": "é", "x": 1});
         assert_eq!(
             s.seal_with(&binding(), &payload, now, fixed).unwrap(),
             known
         );
         assert_eq!(s.open_at::<Value>(&binding(), known, now).unwrap(), payload);
-        for len in [0, 1, 15, 16, 17, 63, 64, 65, 300, 4096] {
+        // A token of the XChaCha20-Poly1305 format (`v3`) is refused, not misread.
+        let v3 = "v3.k1.oKGio6SlpqeoqaqrrK2ur7CxsrO0tba3RewKHdIOVaxhby2JFGNXRECI5w6QN-b7bmKxxSQK3EvTKGJBJEvH_SfRXvBRhzeM";
+        assert!(matches!(
+            s.open_at::<Value>(&binding(), v3, now),
+            Err(SealError::Malformed("unknown version"))
+        ));
+        for (len, tag) in [
+            (0, "dj-1itSlOocveBvAxr74cQ"),
+            (1, "_-354zxdZj-xCbtwlaS0Eg"),
+            (15, "crFuA1GMfRCSRwQHe7FhQg"),
+            (16, "Dr8IhmSBzdssWjCgE60w-w"),
+            (17, "fd5hn8G5VwjeUXET7RysOQ"),
+            (63, "0GJKKlPolC1CoBywE-3V_g"),
+            (64, "4lzZeXv1Tp1nEN3Nh9EgSg"),
+            (65, "MRuIFJLnOa2hScRfQf63GA"),
+            (300, "8q1rvnRBStJgFpoSSxUT-w"),
+            (4096, "b33-WRId1PwkgFYIygm7rw"),
+        ] {
             let payload = json!({"s": "y".repeat(len)});
             let token = s.seal_with(&binding(), &payload, now, fixed).unwrap();
             let json = serde_json::to_vec(&payload).unwrap();
             assert_eq!(token.len(), sealed_len(2, TIMES_LEN + json.len()), "{len}");
+            let body = URL_SAFE_NO_PAD.decode(&token["v4.k1.".len()..]).unwrap();
+            assert_eq!(
+                URL_SAFE_NO_PAD.encode(&body[body.len() - TAG_LEN..]),
+                tag,
+                "{len}"
+            );
             assert_eq!(
                 s.open_at::<Value>(&binding(), &token, now).unwrap(),
                 payload
@@ -974,7 +994,7 @@ mod tests {
     #[test]
     fn associated_data_layout() {
         let b = Binding::new("al", "tools/call", "book", &json!({"b": [2], "a": 1}));
-        let mut want = b"v3.k1.".to_vec();
+        let mut want = b"v4.k1.".to_vec();
         for part in ["al", "tools/call", "book", r#"{"a":1,"b":[2]}"#] {
             want.extend_from_slice(&(part.len() as u64).to_be_bytes());
             want.extend_from_slice(part.as_bytes());
@@ -983,7 +1003,7 @@ mod tests {
         // Long arguments: the same layout.
         let text = "x".repeat(600);
         let long = Binding::new("al", "tools/call", "book", &json!({ "t": text }));
-        let mut want = b"v3.k1.".to_vec();
+        let mut want = b"v4.k1.".to_vec();
         for part in ["al", "tools/call", "book", &format!(r#"{{"t":"{text}"}}"#)] {
             want.extend_from_slice(&(part.len() as u64).to_be_bytes());
             want.extend_from_slice(part.as_bytes());
@@ -1011,7 +1031,7 @@ mod tests {
         let t = s
             .seal(&binding(), &json!({"x": "é", "email": "alice@example.com"}))
             .unwrap();
-        assert!(t.starts_with("v3.k1."));
+        assert!(t.starts_with("v4.k1."));
         assert!(t.len() <= MAX_TOKEN_LEN);
         let v: Value = s.open(&binding(), &t).unwrap();
         assert_eq!(v, json!({"x": "é", "email": "alice@example.com"}));
@@ -1102,10 +1122,10 @@ mod tests {
             .unwrap();
         let s = Sealer::new(ring);
         let t = s.seal(&binding(), &json!({"x": 1})).unwrap();
-        let body = t.strip_prefix("v3.k2.").unwrap();
+        let body = t.strip_prefix("v4.k2.").unwrap();
 
         // The version.
-        for v in ["v1", "v2", "V3", "v4", ""] {
+        for v in ["v1", "v2", "v3", "V4", "v5", ""] {
             assert!(matches!(
                 s.open::<Value>(&binding(), &format!("{v}.k2.{body}")),
                 Err(SealError::Malformed(_))
@@ -1113,20 +1133,20 @@ mod tests {
         }
         // The key id: unknown, or another key of the ring.
         assert!(matches!(
-            s.open::<Value>(&binding(), &format!("v3.k3.{body}")),
+            s.open::<Value>(&binding(), &format!("v4.k3.{body}")),
             Err(SealError::UnknownKey(id)) if id == "k3"
         ));
         assert!(matches!(
-            s.open::<Value>(&binding(), &format!("v3.k1.{body}")),
+            s.open::<Value>(&binding(), &format!("v4.k1.{body}")),
             Err(SealError::Tampered)
         ));
         assert!(matches!(
-            s.open::<Value>(&binding(), &format!("v3.k2!.{body}")),
+            s.open::<Value>(&binding(), &format!("v4.k2!.{body}")),
             Err(SealError::Malformed(_))
         ));
         // The nonce, the ciphertext and the tag (the last character can carry unused
         // bits, so stay before it).
-        let start = "v3.k2.".len();
+        let start = "v4.k2.".len();
         for i in [start, start + 20, start + 40, start + 60, t.len() - 2] {
             assert!(
                 matches!(
@@ -1230,7 +1250,7 @@ mod tests {
         let after = Sealer::new(ring.clone());
         assert_eq!(after.open::<Value>(&binding(), &t).unwrap(), json!(1));
         let fresh = after.seal(&binding(), &json!(2)).unwrap();
-        assert!(fresh.starts_with("v3.k2."));
+        assert!(fresh.starts_with("v4.k2."));
         assert_eq!(after.open::<Value>(&binding(), &fresh).unwrap(), json!(2));
         // The old keyring cannot open new tokens; after retiring k1 old tokens fail.
         assert!(matches!(
@@ -1368,7 +1388,7 @@ mod tests {
             Err(SealError::TooLarge { .. })
         ));
         // Over the limit is refused before anything else is looked at.
-        let long = "v3.k1.".to_owned() + &"A".repeat(MAX_TOKEN_LEN);
+        let long = "v4.k1.".to_owned() + &"A".repeat(MAX_TOKEN_LEN);
         assert!(matches!(
             s.open::<Value>(&binding(), &long),
             Err(SealError::Malformed("too long"))
@@ -1387,20 +1407,20 @@ mod tests {
             ".",
             "..",
             "...",
-            "v3",
-            "v3.",
-            "v3.k1",
-            "v3.k1.",
-            "v3.k1.AAAA",
-            "v3.k1.!!!!",
-            "v3..AAAA",
-            "v3.k1.AAAA",
-            "v3.k1.A",
-            "v3.k1.====",
-            "v3.é.AAAA",
-            "v3.k1.é",
+            "v4",
+            "v4.",
+            "v4.k1",
+            "v4.k1.",
+            "v4.k1.AAAA",
+            "v4.k1.!!!!",
+            "v4..AAAA",
+            "v4.k1.AAAA",
+            "v4.k1.A",
+            "v4.k1.====",
+            "v4.é.AAAA",
+            "v4.k1.é",
             "\0",
-            "v3.k1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "v4.k1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
         ] {
             assert!(s.open::<Value>(&binding(), t).is_err(), "{t:?}");
         }
@@ -1414,7 +1434,7 @@ mod tests {
             let body = URL_SAFE_NO_PAD.encode(&buf[..len.max(NONCE_LEN + TAG_LEN + TIMES_LEN)]);
             let kid = if n % 2 == 0 { "k1" } else { "kx" };
             assert!(
-                s.open::<Value>(&binding(), &format!("v3.{kid}.{body}"))
+                s.open::<Value>(&binding(), &format!("v4.{kid}.{body}"))
                     .is_err()
             );
         }
