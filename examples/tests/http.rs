@@ -470,9 +470,23 @@ fn stateless(
     authorization: &str,
     method: &str,
     name: &str,
-    mut params: serde_json::Value,
+    params: serde_json::Value,
     capabilities: serde_json::Value,
 ) -> serde_json::Value {
+    let response = stateless_http(server, authorization, method, name, params, capabilities);
+    assert_eq!(status_of(&response), 200, "{response}");
+    message_of(&response)
+}
+
+/// [`stateless`], the whole HTTP response (head and body) as read.
+fn stateless_http(
+    server: &Server,
+    authorization: &str,
+    method: &str,
+    name: &str,
+    mut params: serde_json::Value,
+    capabilities: serde_json::Value,
+) -> String {
     params["_meta"] = serde_json::json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientInfo": {"name": "http-test", "version": "1.0.0"},
@@ -491,8 +505,12 @@ fn stateless(
     stream.write_all(request.as_bytes()).expect("send");
     let mut response = String::new();
     stream.read_to_string(&mut response).expect("the response");
-    assert_eq!(status_of(&response), 200, "{response}");
-    // The JSON-RPC message: the whole body, or the `data:` line of an SSE event.
+    response
+}
+
+/// The JSON-RPC response (id 7) in an HTTP response: the whole body, or the `data:` line
+/// of an SSE event.
+fn message_of(response: &str) -> serde_json::Value {
     let body = response.split_once("\r\n\r\n").map_or("", |(_, body)| body);
     body.lines()
         .filter_map(|line| line.strip_prefix("data:"))
@@ -502,6 +520,45 @@ fn stateless(
             (message["id"] == 7).then_some(message)
         })
         .unwrap_or_else(|| panic!("no JSON-RPC response in {response}"))
+}
+
+/// A 2026-07-28 round is answered with an SSE stream by default, and with one
+/// `application/json` body under `json_responses(true)`; the message is the same.
+#[test]
+fn json_responses_answer_a_round_with_a_json_body() {
+    for (options, content_type) in [
+        (HttpOptions::default(), "text/event-stream"),
+        (
+            HttpOptions::default().json_responses(true),
+            "application/json",
+        ),
+    ] {
+        let server = Server::start(options);
+        let params = serde_json::json!({"name": "book_tickets", "arguments": {}});
+        let capabilities = serde_json::json!({"elicitation": {}});
+        let response = stateless_http(
+            &server,
+            "unused",
+            "tools/call",
+            "book_tickets",
+            params,
+            capabilities,
+        );
+        assert_eq!(status_of(&response), 200, "{response}");
+        let head = response
+            .split_once("\r\n\r\n")
+            .map_or("", |(head, _)| head)
+            .to_ascii_lowercase();
+        assert!(
+            head.contains(&format!("\r\ncontent-type: {content_type}")),
+            "{head}"
+        );
+        let message = message_of(&response);
+        assert_eq!(
+            message["result"]["resultType"], "input_required",
+            "{message}"
+        );
+    }
 }
 
 #[test]

@@ -35,10 +35,6 @@ struct Cli {
     /// seats every time (for load tests such as benches/e2e; not with --redis).
     #[arg(long, conflicts_with = "redis")]
     restock: bool,
-    /// With --http: answer a request whose reply is one message (every 2026-07-28
-    /// round) with a JSON body instead of an SSE stream (not with --auth-token-file).
-    #[arg(long, conflicts_with = "auth_token_file")]
-    json_response: bool,
 }
 
 #[tokio::main]
@@ -63,9 +59,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // inventory.
     let server = TicketServer::with_inventory(elicitor, inventory);
     let make = move || server.clone();
-    if cli.json_response {
-        serve::serve_json_responses(cli.server.listen()?, make).await
-    } else {
-        serve::serve(cli.server.listen()?, make).await
-    }
+    serve::serve(cli.server.listen()?, make).await
 }

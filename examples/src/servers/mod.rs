@@ -39,6 +39,10 @@ pub struct ServerArgs {
     /// once; a new one past the cap closes the oldest (default 512).
     #[arg(long, value_name = "N")]
     pub max_sessions: Option<usize>,
+    /// With --http: answer a request whose reply is one message (every 2026-07-28
+    /// round) with a JSON body instead of an SSE stream.
+    #[arg(long)]
+    pub json_response: bool,
     /// Record redeemed states in this Redis (redis://HOST:PORT/), shared by replicas:
     /// a state used on one is refused on every other (else in this process's memory).
     #[arg(long, value_name = "URL")]
@@ -73,10 +77,12 @@ impl ServerArgs {
     }
 
     /// The HTTP options of the flags: the library's defaults, plus the hosts and
-    /// origins allowed, `--allow-remote` and the bearer tokens of `--auth-token-file`.
+    /// origins allowed, `--allow-remote`, `--json-response` and the bearer tokens of
+    /// `--auth-token-file`.
     pub fn http_options(&self) -> Result<elicit_core::mcp::http::HttpOptions, String> {
-        let mut options =
-            elicit_core::mcp::http::HttpOptions::default().allow_remote(self.allow_remote);
+        let mut options = elicit_core::mcp::http::HttpOptions::default()
+            .allow_remote(self.allow_remote)
+            .json_responses(self.json_response);
         for host in &self.allowed_host {
             options = options.allowed_host(host.clone());
         }

@@ -8,7 +8,6 @@ use elicit_core::mcp::http::{self, HttpOptions};
 use elicit_core::seal::{Keyring, Sealer};
 use rmcp::ServerHandler;
 use rmcp::ServiceExt;
-use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 /// The environment variable holding the keys that seal MRTR state (see
@@ -101,44 +100,6 @@ where
             }
         }
     }
-    Ok(())
-}
-
-/// [`serve`], where `--http` answers a request whose reply is a single message (every
-/// 2026-07-28 round) with an `application/json` body instead of an SSE stream: rmcp's
-/// `json_response`, which the library's `HttpOptions` does not expose. For comparing
-/// the two framings (`ticket-booking --json-response`, benches/e2e); otherwise the same
-/// serving as [`serve`] (the options, TCP_NODELAY, the limits, the session cap).
-pub async fn serve_json_responses<S, F>(
-    listen: Listen,
-    make: F,
-) -> Result<(), Box<dyn std::error::Error>>
-where
-    S: ServerHandler + Send + 'static,
-    F: Fn() -> S + Send + Sync + 'static,
-{
-    let Listen::Http(addr, options) = listen else {
-        return serve(listen, make).await;
-    };
-    options.check_bind(addr).map_err(|e| e.to_string())?;
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    let local = listener.local_addr()?;
-    if !local.ip().is_loopback() {
-        eprintln!(
-            "warning: serving on {local}, reachable from other machines, without authentication"
-        );
-    }
-    eprintln!("listening on http://{local}{}", http::MCP_PATH);
-    let sessions = Arc::new(http::CappedSessions::new(
-        Arc::new(options.session_manager()),
-        http::DEFAULT_MAX_SESSIONS,
-    ));
-    let config = options.rmcp_config().with_json_response(true);
-    let service = StreamableHttpService::new(move || Ok(make()), sessions, config);
-    let router = axum::Router::new()
-        .nest_service(http::MCP_PATH, service)
-        .layer(axum::middleware::from_fn(http::json_parse_errors));
-    http::serve_on(listener, router, *options).await?;
     Ok(())
 }
 
