@@ -901,19 +901,8 @@ async fn round(
     state: Option<&str>,
     responses: Vec<(&str, Value)>,
 ) -> CallToolResponse {
-    let mut params = call(tool, json!({}));
-    params.request_state = state.map(str::to_owned);
-    if !responses.is_empty() {
-        params.input_responses = Some(
-            responses
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), v))
-                .collect(),
-        );
-    }
-    tokio::time::timeout(LIMIT, running.call_tool_once(params))
+    round_with(running, tool, json!({}), state, responses)
         .await
-        .expect("bounded")
         .expect("a result")
 }
 
