@@ -16,9 +16,10 @@ pub use core::option::Option::{self, None, Some};
 pub use serde_json::Value;
 pub use std::borrow::Cow::Borrowed;
 
-/// rmcp, for the methods [`task_handlers!`](crate::task_handlers) writes.
-#[cfg(feature = "rmcp")]
-pub use ::rmcp;
+/// What the adapter crates (`elicit-rmcp`) use of the core, not part of its API.
+pub use crate::answer::{read, read_valid, split_result, split_result_owned};
+#[cfg(feature = "seal")]
+pub use crate::seal::random_id;
 
 /// Parses a validated step answer for a wizard.
 pub fn parse_answer<T: serde::de::DeserializeOwned>(

@@ -64,9 +64,6 @@ pub mod wizard;
 #[cfg(feature = "seal")]
 pub mod seal;
 
-#[cfg(feature = "rmcp")]
-pub mod mcp;
-
 #[doc(hidden)]
 pub mod __private;
 
@@ -83,11 +80,6 @@ pub use elicit_derive::Elicit;
 pub use elicit_derive::Wizard;
 pub use wizard::Wizard;
 
-/// The README's examples, compiled as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-pub struct ReadmeDoctests;
-
 /// The examples of `docs/attributes.md`, compiled as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/attributes.md")]
@@ -98,23 +90,8 @@ pub struct AttributesDoctests;
 #[doc = include_str!("../../docs/wizards.md")]
 pub struct WizardsDoctests;
 
-/// The examples of `docs/mcp.md`, compiled as doctests (they need the `rmcp` feature).
-#[cfg(all(doctest, feature = "rmcp"))]
-#[doc = include_str!("../../docs/mcp.md")]
-pub struct McpDoctests;
-
-/// The examples of `docs/tasks.md`, compiled as doctests (they need the `rmcp` feature).
-#[cfg(all(doctest, feature = "rmcp"))]
-#[doc = include_str!("../../docs/tasks.md")]
-pub struct TasksDoctests;
-
 /// The examples of `docs/any-server.md`, compiled as doctests (the wizard example runs with
 /// the `seal` feature and is empty without it).
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/any-server.md")]
 pub struct AnyServerDoctests;
-
-/// The examples of `docs/clients.md`, compiled as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../docs/clients.md")]
-pub struct ClientsDoctests;

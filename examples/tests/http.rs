@@ -1,4 +1,4 @@
-//! The HTTP serving of `elicit_core::mcp::http`: TCP_NODELAY on accepted sockets, the
+//! The HTTP serving of `elicit_rmcp::http`: TCP_NODELAY on accepted sockets, the
 //! Origin and Host checks, the header-read timeout, parse errors, the session and
 //! connection caps, the refusal of a non-loopback bind without `--allow-remote`, and
 //! bearer tokens (401, and sealed state and tasks bound to the token's principal).
@@ -15,11 +15,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use elicit_core::mcp::http::{self, HttpOptions};
-use elicit_core::mcp::{Elicitor, Tasks};
 use elicit_core::seal::{Keyring, Sealer};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
+use elicit_rmcp::http::{self, HttpOptions};
+use elicit_rmcp::{Elicitor, Tasks};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 /// How long one request may take, connection to status line.

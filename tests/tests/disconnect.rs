@@ -33,11 +33,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use elicit_core::mcp::Elicitor;
 use elicit_core::seal::{Key, Keyring, Sealer};
 use elicit_examples::servers::serve::{http_router_with_sessions, serve_router};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
+use elicit_rmcp::Elicitor;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
     ClientRequest, ElicitRequestParams, ElicitResult, Implementation, ListToolsResult,

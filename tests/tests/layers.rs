@@ -1,7 +1,10 @@
 //! `elicit-core`'s modules depend on each other one way only:
-//! `form` ← `answer` ← `wizard` ← `mcp`, `client` on `form` and `answer`, and `seal`
+//! `form` ← `answer` ← `wizard`, `client` on `form` and `answer`, and `seal`
 //! on nothing. A module that names another outside its allowed list (`crate::x` in
 //! its code, docs included) fails here, so an import cycle cannot come back unseen.
+//!
+//! The crates depend one way too: `elicit-rmcp` on `elicit-core`, never back, and the
+//! core on no MCP SDK or HTTP stack.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -13,7 +16,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("wizard", &["form", "answer"]),
     ("seal", &[]),
     ("client", &["form", "answer"]),
-    ("mcp", &["form", "answer", "wizard", "seal"]),
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -88,4 +90,60 @@ fn named_modules_reads_paths_and_groups() {
         names.into_iter().collect::<Vec<_>>(),
         ["answer", "form", "seal"]
     );
+}
+
+/// The `[dependencies]` table of a manifest: the dependency names, one per line.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+            continue;
+        }
+        if inside && let Some((name, _)) = line.split_once('=') {
+            let name = name.trim();
+            if !name.is_empty() && !name.starts_with('#') {
+                out.push(name.split('.').next().unwrap_or(name).to_owned());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_core_speaks_no_sdk() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let core = std::fs::read_to_string(root.join("elicit-core/Cargo.toml")).unwrap();
+    let deps = dependencies(&core);
+    assert!(deps.iter().any(|d| d == "serde_json"), "{deps:?}");
+    for sdk in [
+        "rmcp",
+        "elicit-rmcp",
+        "axum",
+        "hyper",
+        "hyper-util",
+        "tokio-util",
+    ] {
+        assert!(
+            !deps.iter().any(|d| d == sdk),
+            "elicit-core depends on `{sdk}`"
+        );
+    }
+    // The adapter depends on the core, and the core's code names no adapter.
+    let adapter = std::fs::read_to_string(root.join("elicit-rmcp/Cargo.toml")).unwrap();
+    assert!(dependencies(&adapter).iter().any(|d| d == "elicit-core"));
+    let mut paths = Vec::new();
+    files(&root.join("elicit-core/src"), &mut paths);
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            assert!(
+                !line.contains("elicit_rmcp") && !line.contains("rmcp::"),
+                "{} names an adapter or SDK in code: {line}",
+                path.display()
+            );
+        }
+    }
 }

@@ -11,12 +11,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::mcp::Elicitor;
 use elicit_core::seal::{Key, Keyring, Sealer};
 use elicit_examples::servers::purge::{PurgeServer, SAMPLE_AGES, create_samples};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::servers::trip::{Inventory, TripServer};
 use elicit_examples::ticket::Cinema;
+use elicit_rmcp::Elicitor;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
     ElicitRequestParams, ElicitResult, Implementation, ProtocolVersion,
@@ -30,13 +30,9 @@ use support::*;
 
 /// The body of a one-tool test server: runs with the call's `Session`.
 type Body = for<'a> fn(
-    &'a mut elicit_core::mcp::Session,
+    &'a mut elicit_rmcp::Session,
 ) -> std::pin::Pin<
-    Box<
-        dyn std::future::Future<Output = Result<CallToolResult, elicit_core::mcp::Halt>>
-            + Send
-            + 'a,
-    >,
+    Box<dyn std::future::Future<Output = Result<CallToolResult, elicit_rmcp::Halt>> + Send + 'a>,
 >;
 
 /// A server whose every tool call runs `body` in a session of its `Elicitor`.
@@ -738,8 +734,8 @@ async fn url_mode_needs_the_capability() {
 /// knows it may answer in the very first call (no requestState yet).
 #[tokio::test]
 async fn mrtr_named_keys() {
-    use elicit_core::mcp::{Halt, Session};
     use elicit_core::{Elicit, Elicitation};
+    use elicit_rmcp::{Halt, Session};
 
     #[derive(Elicit, serde::Deserialize)]
     struct Name {
@@ -826,7 +822,7 @@ async fn mrtr_named_keys() {
 #[tokio::test]
 async fn a_form_built_at_run_time() {
     use elicit_core::client::read_schema;
-    use elicit_core::mcp::{Halt, Input, InputAnswer, Session};
+    use elicit_rmcp::{Halt, Input, InputAnswer, Session};
 
     async fn seats(s: &mut Session) -> Result<CallToolResult, Halt> {
         // Read from configuration, say: not a type known at compile time.
@@ -890,7 +886,7 @@ async fn a_form_built_at_run_time() {
 
 fn conformance_server() -> elicit_examples::servers::conformance::ConformanceServer {
     elicit_examples::servers::conformance::ConformanceServer::new(
-        elicitor().with_tasks(elicit_core::mcp::Tasks::new()),
+        elicitor().with_tasks(elicit_rmcp::Tasks::new()),
     )
 }
 
@@ -1416,10 +1412,10 @@ async fn a_full_single_use_record_refuses_what_it_can_no_longer_tell() {
 /// later round replays it from the sealed state to the same outcome.
 #[tokio::test]
 async fn a_completed_wizard_replays_in_later_rounds() {
-    use elicit_core::mcp::{Halt, Session};
     use elicit_core::wizard::Outcome;
     use elicit_core::{Elicit, Elicitation};
     use elicit_examples::ticket::TicketOrder;
+    use elicit_rmcp::{Halt, Session};
 
     #[derive(Elicit, serde::Deserialize)]
     struct Pay {
@@ -1470,7 +1466,7 @@ async fn a_completed_wizard_replays_in_later_rounds() {
 }
 
 /// A server whose tools take a `Session` but are routed by rmcp's plain `ToolRouter`
-/// instead of `elicit_core::mcp::Tools`: a mistake that must be an error, not a panic.
+/// instead of `elicit_rmcp::Tools`: a mistake that must be an error, not a panic.
 #[derive(Clone)]
 struct Unrouted {
     router: rmcp::handler::server::tool::ToolRouter<Unrouted>,
@@ -1479,10 +1475,7 @@ struct Unrouted {
 #[rmcp::tool_router]
 impl Unrouted {
     #[rmcp::tool(description = "Asks for a confirmation")]
-    async fn confirm(
-        &self,
-        mut s: elicit_core::mcp::Session,
-    ) -> elicit_core::mcp::Asked<CallToolResult> {
+    async fn confirm(&self, mut s: elicit_rmcp::Session) -> elicit_rmcp::Asked<CallToolResult> {
         let answer = s
             .confirm("Go on?", &elicit_core::Confirm::new("Yes"))
             .await?;
@@ -1509,7 +1502,7 @@ async fn a_session_outside_tools_is_a_clear_error() {
         let message = error.to_string();
         assert!(
             message.contains("\"confirm\" takes a Session")
-                && message.contains("not routed by elicit_core::mcp::Tools"),
+                && message.contains("not routed by elicit_rmcp::Tools"),
             "{era:?}: {message}"
         );
     }
@@ -1518,7 +1511,7 @@ async fn a_session_outside_tools_is_a_clear_error() {
 /// Two `Session`s in one method: the second is refused (one session per call).
 #[derive(Clone)]
 struct Twice {
-    tools: elicit_core::mcp::Tools<Twice>,
+    tools: elicit_rmcp::Tools<Twice>,
 }
 
 #[rmcp::tool_router]
@@ -1526,9 +1519,9 @@ impl Twice {
     #[rmcp::tool(description = "Takes two sessions")]
     async fn twice(
         &self,
-        _a: elicit_core::mcp::Session,
-        _b: elicit_core::mcp::Session,
-    ) -> elicit_core::mcp::Asked<CallToolResult> {
+        _a: elicit_rmcp::Session,
+        _b: elicit_rmcp::Session,
+    ) -> elicit_rmcp::Asked<CallToolResult> {
         Ok(CallToolResult::success(vec![]))
     }
 }
@@ -1539,7 +1532,7 @@ impl ServerHandler for Twice {}
 #[tokio::test]
 async fn a_second_session_in_one_call_is_refused() {
     let server = Twice {
-        tools: elicit_core::mcp::Tools::new(elicitor(), Twice::tool_router()),
+        tools: elicit_rmcp::Tools::new(elicitor(), Twice::tool_router()),
     };
     let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
     let error = running

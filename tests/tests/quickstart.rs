@@ -1,6 +1,6 @@
 //! The README's quick start ("In an MCP server (rmcp)") as a user meets it: its
 //! `Cargo.toml` lines and its program are copied into a new crate outside the
-//! workspace (depending on `elicit-core` by path, with the documented features), built
+//! workspace (depending on `elicit-core` and `elicit-rmcp` by path), built
 //! with cargo, and the server it makes is driven over stdio: `initialize`, `tools/list`,
 //! and a `tools/call` whose question is answered.
 
@@ -45,17 +45,20 @@ fn the_readme_quick_start_builds_outside_the_workspace_and_asks() {
         program.lines().count()
     );
 
-    // The crate a user makes with `cargo new purge`, elicit-core taken by path.
-    let documented = r#"elicit-core = { version = "0.1", features = ["rmcp"] }"#;
-    assert!(
-        deps.contains(documented),
-        "the README depends on {documented}"
-    );
-    let core = root.join("elicit-core");
-    let deps = deps.replace(
-        r#"version = "0.1""#,
-        &format!("path = {:?}", core.display().to_string()),
-    );
+    // The crate a user makes with `cargo new purge`, elicit's crates taken by path.
+    let mut deps = deps;
+    for krate in ["elicit-core", "elicit-rmcp"] {
+        let documented = format!("{krate} = \"0.1\"");
+        assert!(
+            deps.contains(&documented),
+            "the README depends on {documented}"
+        );
+        let path = root.join(krate);
+        deps = deps.replace(
+            &documented,
+            &format!("{krate} = {{ path = {:?} }}", path.display().to_string()),
+        );
+    }
     let dir = std::env::temp_dir().join(format!("elicit-quickstart-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).unwrap();

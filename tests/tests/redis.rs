@@ -12,13 +12,13 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::mcp::Elicitor;
 use elicit_core::seal::redis::RedisStore;
 use elicit_core::seal::store::{RedeemStore, Redemption};
 use elicit_core::seal::{Key, Keyring, Sealer};
 use elicit_examples::redis_server::RedisServer;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
+use elicit_rmcp::Elicitor;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, Implementation,
     ProtocolVersion,

@@ -6,13 +6,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_core::client::Script;
-use elicit_core::client::rmcp::FormClient;
-use elicit_core::mcp::Elicitor;
 use elicit_core::seal::{Key, Keyring, Sealer};
 use elicit_examples::servers::purge::{PurgeServer, create_samples};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::servers::trip::{Inventory, TripServer};
 use elicit_examples::ticket::Cinema;
+use elicit_rmcp::Elicitor;
+use elicit_rmcp::client::FormClient;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::{ServerHandler, ServiceExt};

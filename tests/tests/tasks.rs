@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::client::rmcp::FormClient;
 use elicit_core::client::{Asker, Question, Reply};
-use elicit_core::mcp::{Asked, Channel, Elicitor, Input, Session, TaskSupport, Tasks, Tools};
 use elicit_core::{Elicit, Elicitation};
+use elicit_rmcp::client::FormClient;
+use elicit_rmcp::{Asked, Channel, Elicitor, Input, Session, TaskSupport, Tasks, Tools};
 use rmcp::model::{
     CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock, DetailedTask, GetTaskParams,
     ProtocolVersion, TaskPayload, TaskStatus, UpdateTaskParams,
@@ -143,7 +143,7 @@ impl ServerHandler for Printer {
         )
     }
 
-    elicit_core::task_handlers!(tools);
+    elicit_rmcp::task_handlers!(tools);
 }
 
 fn printer(tasks: &Tasks) -> Printer {
@@ -632,7 +632,7 @@ async fn the_client_kit_follows_rounds_and_a_task() {
     let running = kit(printer(&tasks), replies, true).await;
     let result = tokio::time::timeout(
         LIMIT,
-        elicit_core::client::rmcp::call_tool(&running, call("print_later", json!({}))),
+        elicit_rmcp::client::call_tool(&running, call("print_later", json!({}))),
     )
     .await
     .expect("bounded")

@@ -31,7 +31,8 @@ pub struct Confirm {
 
 impl Confirm {
     /// The wire name of the checkbox.
-    pub(crate) const FIELD: &'static str = "confirm";
+    #[doc(hidden)]
+    pub const FIELD: &'static str = "confirm";
 
     /// A confirm form whose checkbox carries `title`.
     pub fn new(title: impl Into<Cow<'static, str>>) -> Confirm {

@@ -14,10 +14,9 @@ mod error;
 mod validate;
 
 pub use confirm::Confirm;
-pub(crate) use elicitation::split_result;
-#[cfg(feature = "rmcp")]
-pub(crate) use elicitation::split_result_owned;
 pub use elicitation::{Action, Elicitation};
+#[doc(hidden)]
+pub use elicitation::{split_result, split_result_owned};
 pub use error::{AnswerError, FieldError, Problem, ValidationErrors};
 pub use validate::Strictness;
 
@@ -83,7 +82,8 @@ pub trait Elicit: DeserializeOwned {
 }
 
 /// Validates `content` against `form` and reads it as `T`.
-pub(crate) fn read<T: DeserializeOwned>(
+#[doc(hidden)]
+pub fn read<T: DeserializeOwned>(
     form: &Form,
     content: Option<&Value>,
     strictness: Strictness,
@@ -93,6 +93,7 @@ pub(crate) fn read<T: DeserializeOwned>(
 }
 
 /// Reads an answer [`Form::validate`] gave back as `T`.
-pub(crate) fn read_valid<T: DeserializeOwned>(valid: &Value) -> Result<T, AnswerError> {
+#[doc(hidden)]
+pub fn read_valid<T: DeserializeOwned>(valid: &Value) -> Result<T, AnswerError> {
     T::deserialize(valid).map_err(AnswerError::Parse)
 }

@@ -104,7 +104,7 @@ pub trait Asker: Send + Sync {
     }
 
     /// How far a long call got: a task's status message, each time it changes (see
-    /// [`call_tool`](crate::client::rmcp::call_tool)). The text is raw server text:
+    /// `call_tool` of `elicit_rmcp::client`). The text is raw server text:
     /// pass it through [`safe_text`](crate::client::safe_text) to show it. Does nothing
     /// unless implemented.
     fn progress(&self, server: Option<&str>, message: &str) {

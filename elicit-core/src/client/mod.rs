@@ -61,13 +61,11 @@
 //! ```
 
 mod ask;
-#[cfg(feature = "rmcp-client")]
-pub mod rmcp;
 mod schema;
 mod script;
 mod text;
 
 pub use ask::{Asker, Question, Reply};
-pub use schema::{MAX_FIELDS, MAX_NAME, MAX_OPTIONS, SchemaRefused, read_schema};
+pub use schema::{MAX_FIELDS, MAX_NAME, MAX_OPTIONS, SchemaRefused, read_schema, read_schema_json};
 pub use script::{Script, ScriptError};
 pub use text::{MAX_MESSAGE, MAX_TITLE, safe_text};

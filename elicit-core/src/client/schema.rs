@@ -60,8 +60,73 @@ pub const MAX_OPTIONS: usize = 1000;
 /// Titles of options follow the schema's own precedence: a `oneOf` / `anyOf` title, else
 /// the `enumNames` entry, else the raw value. Fields come in the order of the
 /// `properties` object as parsed: the server's order when serde_json's `preserve_order`
-/// feature is on in your build, else sorted by name (serde_json's default map).
+/// feature is on in your build, else sorted by name (serde_json's default map). To keep
+/// the server's order without that feature, read the JSON text with
+/// [`read_schema_json`].
 pub fn read_schema(schema: &Value) -> Result<Form, SchemaRefused> {
+    read_schema_in(schema, None)
+}
+
+/// [`read_schema`] for the schema's JSON text as the server sent it: the fields come in
+/// the order the server wrote them, whatever serde_json's features.
+///
+/// ```
+/// use elicit_core::client::read_schema_json;
+///
+/// let text = r#"{"type": "object", "properties": {"seat": {"type": "string"}, "date": {"type": "string"}}}"#;
+/// let form = read_schema_json(text)?;
+/// let names: Vec<&str> = form.fields().iter().map(|f| f.name()).collect();
+/// assert_eq!(names, ["seat", "date"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_schema_json(text: &str) -> Result<Form, SchemaRefused> {
+    let root = "requestedSchema";
+    let unreadable = |e: serde_json::Error| SchemaRefused::at(root, format!("not JSON: {e}"));
+    let schema: Value = serde_json::from_str(text).map_err(unreadable)?;
+    let order: PropertyOrder = serde_json::from_str(text).unwrap_or_default();
+    read_schema_in(&schema, Some(&order.properties.0))
+}
+
+/// The names of a schema's properties in the order of its text (the values are skipped).
+#[derive(Default, serde::Deserialize)]
+struct PropertyOrder {
+    #[serde(default)]
+    properties: Names,
+}
+
+#[derive(Default)]
+struct Names(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for Names {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Names, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Names;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Names, M::Error> {
+                let mut names = Vec::new();
+                // Bounded like the reading itself: past the cap the form is refused anyway.
+                while let Some(name) = map.next_key::<String>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    if names.len() <= MAX_FIELDS {
+                        names.push(name);
+                    }
+                }
+                Ok(Names(names))
+            }
+        }
+        deserializer.deserialize_map(Visit)
+    }
+}
+
+/// Reads `schema`, its properties in `order` when given (names not among them follow in
+/// the map's own order).
+fn read_schema_in(schema: &Value, order: Option<&[String]>) -> Result<Form, SchemaRefused> {
     let root = "requestedSchema";
     let Value::Object(schema) = schema else {
         return Err(SchemaRefused::at(root, "not an object"));
@@ -128,7 +193,17 @@ pub fn read_schema(schema: &Value) -> Result<Form, SchemaRefused> {
         }
     }
     let mut fields = Vec::with_capacity(properties.len());
-    for (name, property) in properties {
+    let mut ordered: Vec<(&String, &Value)> = Vec::with_capacity(properties.len());
+    let mut placed = HashSet::new();
+    for name in order.unwrap_or_default() {
+        if let Some((name, property)) = properties.get_key_value(name)
+            && placed.insert(name)
+        {
+            ordered.push((name, property));
+        }
+    }
+    ordered.extend(properties.iter().filter(|(name, _)| !placed.contains(name)));
+    for (name, property) in ordered {
         let path = format!("properties.{name}");
         if name.is_empty() || name.len() > MAX_NAME {
             return Err(SchemaRefused::at(

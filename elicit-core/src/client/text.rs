@@ -13,7 +13,7 @@ pub const MAX_TITLE: usize = 4 * 1024;
 
 /// The longest message or field description a client takes, in bytes (64 KiB). A longer
 /// `description` is a [`SchemaRefused`](crate::client::SchemaRefused); a longer message
-/// is refused by [`FormClient`](crate::client::rmcp::FormClient) with `-32602`.
+/// is refused by `elicit_rmcp::client::FormClient` with `-32602`.
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
 /// `text` made safe to print on a terminal or in a log: every escape sequence (ESC-led

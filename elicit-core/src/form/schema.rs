@@ -97,7 +97,6 @@ impl<'a> RequestedSchema<'a> {
 
     /// The compact JSON text, written once per form and revision and kept in the form
     /// (what serde writes: the form's fields do not change once it is built).
-    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     pub(crate) fn json(&self) -> &'a [u8] {
         &self.written().json
     }
@@ -105,12 +104,11 @@ impl<'a> RequestedSchema<'a> {
     /// A 256-bit digest of [`json`](Self::json), made by `digest` the first time and
     /// kept with the JSON. The crate digests a schema with one function only (the
     /// question digest of `mcp`), so what is kept is always that function's.
-    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
-    pub(crate) fn json_digest(&self, digest: impl FnOnce(&[u8]) -> [u8; 32]) -> [u8; 32] {
+    #[doc(hidden)]
+    pub fn json_digest(&self, digest: impl FnOnce(&[u8]) -> [u8; 32]) -> [u8; 32] {
         *self.written().digest.get_or_init(|| digest(self.json()))
     }
 
-    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     fn written(&self) -> &'a Written {
         self.form.schema_json.get(self.revision, || {
             // Plain maps, strings and numbers: writing them to a `Vec` cannot fail.

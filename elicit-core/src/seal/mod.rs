@@ -55,7 +55,7 @@
 //! cannot hand out states that live longer elsewhere.
 //!
 //! Within its lifetime a token opens as often as it is presented: the cipher alone
-//! cannot make it single use. The rmcp adapter (`elicit_core::mcp`) records each
+//! cannot make it single use. The rmcp adapter (`elicit_rmcp`) records each
 //! state it opens in a [`store::RedeemStore`] and refuses the second redemption.
 //!
 //! # Keys and rotation
@@ -728,7 +728,8 @@ impl Sealer {
 
     /// [`open`](Self::open), with the token's time of sealing and its expiry (seconds
     /// since the Unix epoch).
-    pub(crate) fn open_stamped<T: DeserializeOwned>(
+    #[doc(hidden)]
+    pub fn open_stamped<T: DeserializeOwned>(
         &self,
         binding: &Binding,
         token: &str,
@@ -836,7 +837,8 @@ pub(crate) fn now() -> u64 {
 ///
 /// # Panics
 /// When the operating system has no randomness to give.
-pub(crate) fn random_id() -> String {
+#[doc(hidden)]
+pub fn random_id() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the operating system's random number generator failed");
     URL_SAFE_NO_PAD.encode(bytes)

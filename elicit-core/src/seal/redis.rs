@@ -16,14 +16,17 @@ pub const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 /// redemptions fail and states are refused (single use cannot be promised without the
 /// record).
 ///
-/// ```no_run
-/// use elicit_core::mcp::Elicitor;
-/// use elicit_core::seal::{Keyring, Sealer, redis::RedisStore};
+/// Give it to the adapter (`elicit_rmcp::Elicitor::with_store`), or redeem with it yourself:
 ///
-/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// ```no_run
+/// use elicit_core::seal::redis::RedisStore;
+/// use elicit_core::seal::store::{RedeemStore, Redemption};
+///
+/// # async fn run(id: &str, issued_at: u64, expires_at: u64) -> Result<(), Box<dyn std::error::Error>> {
 /// let store = RedisStore::connect("redis://127.0.0.1:6379/").await?;
-/// let elicitor = Elicitor::new(Sealer::new(Keyring::from_env("ELICIT_KEYS")?)).with_store(store);
-/// # let _ = elicitor;
+/// if store.redeem(id, issued_at, expires_at).await? != Redemption::First {
+///     // a replay: refuse the state
+/// }
 /// # Ok(())
 /// # }
 /// ```

@@ -134,12 +134,14 @@ pub struct FormParams<'a> {
 
 impl<'a> FormParams<'a> {
     /// The message.
-    pub(crate) fn message(&self) -> &'a str {
+    #[doc(hidden)]
+    pub fn message(&self) -> &'a str {
         self.message
     }
 
     /// The `requestedSchema`.
-    pub(crate) fn schema(&self) -> RequestedSchema<'a> {
+    #[doc(hidden)]
+    pub fn schema(&self) -> RequestedSchema<'a> {
         self.schema
     }
 }

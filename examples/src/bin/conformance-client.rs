@@ -30,9 +30,9 @@ use std::time::Duration;
 
 use clap::Parser;
 use elicit_core::FieldKind;
-use elicit_core::client::rmcp::FormClient;
 use elicit_core::client::{Asker, Question, Reply, Script};
 use elicit_core::{Action, Format};
+use elicit_rmcp::client::FormClient;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion, Tool};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};

@@ -24,14 +24,14 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 
 use clap::Parser;
-use elicit_core::client::rmcp::FormClient;
 use elicit_core::client::{Asker, Script, safe_text};
-use elicit_core::mcp::{Elicitor, Tasks};
 use elicit_examples::clock;
 use elicit_examples::servers::serve;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::terminal::{self, Prompter, Terminal};
 use elicit_examples::ticket::Cinema;
+use elicit_rmcp::client::FormClient;
+use elicit_rmcp::{Elicitor, Tasks};
 use rmcp::model::{CallToolRequestParams, ProtocolVersion, Tool};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::{ServiceError, ServiceExt};
@@ -432,7 +432,7 @@ async fn call<A: Asker + 'static>(
 ) -> Result<(), ServiceError> {
     // Rounds and tasks (2026-07-28) are followed to the result.
     let params = CallToolRequestParams::new(tool.name.clone()).with_arguments(args);
-    let result = elicit_core::client::rmcp::call_tool(client, params).await?;
+    let result = elicit_rmcp::client::call_tool(client, params).await?;
     let mark = if result.is_error == Some(true) {
         "✗"
     } else {

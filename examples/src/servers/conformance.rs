@@ -2,7 +2,7 @@
 //! (`@modelcontextprotocol/conformance`) calls in its elicitation scenarios (2025-11-25,
 //! push) and its fourteen `input-required-result-*` scenarios (2026-07-28, Multi
 //! Round-Trip Requests). Every form is declared with `#[derive(Elicit)]` and every
-//! round goes through [`elicit_core::mcp`]; nothing here writes an elicitation by hand.
+//! round goes through [`elicit_rmcp`]; nothing here writes an elicitation by hand.
 //!
 //! It also has the fixtures of the suite's `tasks-*` scenarios (the Tasks extension,
 //! SEP-2663), run as tasks by [`Tools::with_task_support`]: `greet` (never a task),
@@ -13,8 +13,8 @@
 
 use std::time::Duration;
 
-use elicit_core::mcp::{AskError, Asked, Elicitor, Halt, Input, Session, TaskSupport, Tools};
 use elicit_core::{Elicit, Elicitation};
+use elicit_rmcp::{AskError, Asked, Elicitor, Halt, Input, Session, TaskSupport, Tools};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
@@ -621,5 +621,5 @@ impl ServerHandler for ConformanceServer {
         s.finish_prompt(result)
     }
 
-    elicit_core::task_handlers!(tools);
+    elicit_rmcp::task_handlers!(tools);
 }

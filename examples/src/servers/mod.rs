@@ -52,11 +52,11 @@ pub struct ServerArgs {
 impl ServerArgs {
     /// The server's `Elicitor`: the sealing keys of `--key-file` (or `$ELICIT_KEYS`, or
     /// a random key), single use recorded in `--redis` (or in memory).
-    pub async fn elicitor(&self) -> Result<elicit_core::mcp::Elicitor, String> {
+    pub async fn elicitor(&self) -> Result<elicit_rmcp::Elicitor, String> {
         // One store of tasks for every handler of the server (a stateless server makes
         // one per request; the elicitor's clones share it).
-        let elicitor = elicit_core::mcp::Elicitor::new(serve::sealer(self.key_file.as_deref())?)
-            .with_tasks(elicit_core::mcp::Tasks::new());
+        let elicitor = elicit_rmcp::Elicitor::new(serve::sealer(self.key_file.as_deref())?)
+            .with_tasks(elicit_rmcp::Tasks::new());
         Ok(match &self.redis {
             Some(url) => {
                 let store = elicit_core::seal::redis::RedisStore::connect(url)
@@ -79,8 +79,8 @@ impl ServerArgs {
     /// The HTTP options of the flags: the library's defaults, plus the hosts and
     /// origins allowed, `--allow-remote`, `--json-response` and the bearer tokens of
     /// `--auth-token-file`.
-    pub fn http_options(&self) -> Result<elicit_core::mcp::http::HttpOptions, String> {
-        let mut options = elicit_core::mcp::http::HttpOptions::default()
+    pub fn http_options(&self) -> Result<elicit_rmcp::http::HttpOptions, String> {
+        let mut options = elicit_rmcp::http::HttpOptions::default()
             .allow_remote(self.allow_remote)
             .json_responses(self.json_response);
         for host in &self.allowed_host {

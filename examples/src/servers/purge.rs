@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use elicit_core::Elicitation;
-use elicit_core::mcp::{Asked, Elicitor, Session, Tools};
+use elicit_rmcp::{Asked, Elicitor, Session, Tools};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};

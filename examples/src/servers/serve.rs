@@ -4,8 +4,8 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use elicit_core::mcp::http::{self, HttpOptions};
 use elicit_core::seal::{Keyring, Sealer};
+use elicit_rmcp::http::{self, HttpOptions};
 use rmcp::ServerHandler;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;

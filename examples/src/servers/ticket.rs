@@ -3,8 +3,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use elicit_core::mcp::{Asked, Elicitor, Halt, Session, TaskSupport, Tools};
 use elicit_core::wizard::Outcome;
+use elicit_rmcp::{Asked, Elicitor, Halt, Session, TaskSupport, Tools};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
@@ -177,5 +177,5 @@ impl ServerHandler for TicketServer {
         .with_instructions("Books cinema tickets step by step. Call book_tickets.")
     }
 
-    elicit_core::task_handlers!(tools);
+    elicit_rmcp::task_handlers!(tools);
 }

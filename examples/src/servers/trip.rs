@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 use elicit_core::Elicitation;
-use elicit_core::mcp::{Asked, Elicitor, Session, Tools};
+use elicit_rmcp::{Asked, Elicitor, Session, Tools};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};

@@ -9,10 +9,10 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::mcp::Elicitor;
 use elicit_core::seal::{Key, Keyring, Sealer};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
+use elicit_rmcp::Elicitor;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
     CustomNotification, ElicitRequestParams, ElicitResult, Implementation, ProtocolVersion,

@@ -36,11 +36,11 @@
 //! [`Session::continue_in_task`]: super::Session::continue_in_task
 
 /// Writes `get_task`, `update_task` and `cancel_task` of an `rmcp::ServerHandler`,
-/// each handed to the [`Tools`](crate::mcp::Tools) in the named field of the server:
-/// step 4 of serving tasks (see the [module](crate::mcp::tasks) docs).
+/// each handed to the [`Tools`](crate::Tools) in the named field of the server:
+/// step 4 of serving tasks (see the [module](crate::tasks) docs).
 ///
 /// ```
-/// use elicit_core::mcp::{Elicitor, TaskSupport, Tools};
+/// use elicit_rmcp::{Elicitor, TaskSupport, Tools};
 /// use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
 /// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 ///
@@ -69,7 +69,7 @@
 ///         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tasks().build())
 ///     }
 ///
-///     elicit_core::task_handlers!(tools);
+///     elicit_rmcp::task_handlers!(tools);
 /// }
 /// ```
 #[macro_export]
@@ -125,7 +125,7 @@ use ::rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use tokio_util::sync::CancellationToken;
 
 use super::principal_of;
-use crate::form::Revision;
+use elicit_core::Revision;
 
 /// How long a task lives unless [`Tasks::with_ttl`] says otherwise: one hour, from its
 /// creation. A task still running then (its questions unanswered) ends `failed`.

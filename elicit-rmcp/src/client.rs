@@ -1,9 +1,9 @@
-//! The client side over rmcp (feature `rmcp-client`): [`FormClient`] is an rmcp
+//! The client side over rmcp (feature `client`): [`FormClient`] is an rmcp
 //! [`ClientHandler`] that puts every elicitation in front of an [`Asker`] — a terminal,
-//! a GUI, a [`Script`](crate::client::Script).
+//! a GUI, a [`Script`](elicit_core::client::Script).
 //!
 //! It declares the elicitation capability (form mode; URL mode when asked for), reads the
-//! server's schema with [`read_schema`], its fields in the server's order (a schema
+//! server's schema with [`read_schema_json`], its fields in the server's order (a schema
 //! outside the MCP subset, or a message past [`MAX_MESSAGE`],
 //! is refused with `-32602`, never half-shown, and the asker is told through
 //! [`Asker::refused`]), shows the asking
@@ -20,7 +20,7 @@
 //!
 //! ```no_run
 //! use elicit_core::client::Script;
-//! use elicit_core::client::rmcp::FormClient;
+//! use elicit_rmcp::client::FormClient;
 //! use rmcp::ServiceExt;
 //!
 //! # async fn run<T, E, A>(transport: T) -> Result<(), Box<dyn std::error::Error>>
@@ -52,9 +52,9 @@ use ::rmcp::model::{
 use ::rmcp::service::{RequestContext, RoleClient, RunningService, ServiceError};
 use serde_json::Value;
 
-use crate::answer::Action;
-use crate::client::{Asker, MAX_MESSAGE, Question, Reply, read_schema};
-use crate::form::Form;
+use elicit_core::Action;
+use elicit_core::Form;
+use elicit_core::client::{Asker, MAX_MESSAGE, Question, Reply, read_schema_json};
 
 /// An rmcp client handler answering elicitations through an [`Asker`].
 pub struct FormClient<A> {
@@ -123,12 +123,12 @@ impl<A: Asker + 'static> FormClient<A> {
 }
 
 /// The server's schema as a [`Form`], its fields in the server's order: rmcp writes the
-/// properties in their wire order (`ElicitationSchema::property_order`), and this
-/// feature turns on serde_json's `preserve_order`, which keeps it.
+/// properties in their wire order (`ElicitationSchema::property_order`), and
+/// [`read_schema_json`] keeps the order of the text.
 fn read_requested(schema: &ElicitationSchema) -> Result<Form, McpError> {
     let schema =
-        serde_json::to_value(schema).map_err(|e| McpError::internal_error(e.to_string(), None))?;
-    read_schema(&schema).map_err(|e| McpError::invalid_params(e.to_string(), None))
+        serde_json::to_string(schema).map_err(|e| McpError::internal_error(e.to_string(), None))?;
+    read_schema_json(&schema).map_err(|e| McpError::invalid_params(e.to_string(), None))
 }
 
 /// Refuses a message (or URL: `what`) longer than [`MAX_MESSAGE`] bytes, naming the limit.
@@ -409,9 +409,9 @@ mod tests {
         }, "required": ["age"]}"#;
         let schema: ElicitationSchema = serde_json::from_str(wire).unwrap();
         let form = read_requested(&schema).unwrap();
-        let names: Vec<&str> = form.fields().iter().map(|f| &*f.name).collect();
+        let names: Vec<&str> = form.fields().iter().map(|f| f.name()).collect();
         assert_eq!(names, ["zone", "age", "mail"]);
-        assert!(form.field("age").unwrap().required);
+        assert!(form.field("age").unwrap().required());
     }
 
     #[test]

@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::tasks::{TaskSupport, Tasks};
 use super::{Elicitor, Halt, Session, principal_of, revision_of};
-use crate::seal::Binding;
+use elicit_core::seal::Binding;
 
 /// A server's tools (an rmcp [`ToolRouter`]) with the [`Elicitor`] their questions go
 /// through. It routes like the `ToolRouter` it holds, and lets a `#[tool]` method take
@@ -29,7 +29,7 @@ use crate::seal::Binding;
 /// Name it as the router of rmcp's `#[tool_handler]`:
 ///
 /// ```
-/// use elicit_core::mcp::{Asked, Elicitor, Session, Tools};
+/// use elicit_rmcp::{Asked, Elicitor, Session, Tools};
 /// use elicit_core::seal::{Keyring, Sealer};
 /// use elicit_core::{Elicit, Elicitation};
 /// use rmcp::model::{CallToolResult, ContentBlock};
@@ -324,7 +324,7 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for Session {
             return Err(McpError::internal_error(
                 format!(
                     "the tool {:?} takes a Session, but its calls are not routed by \
-                     elicit_core::mcp::Tools (name it as the router of #[tool_handler]); \
+                     elicit_rmcp::Tools (name it as the router of #[tool_handler]); \
                      a Session is taken once per call",
                     call.name
                 ),
@@ -368,7 +368,7 @@ impl IntoCallToolResult for Halt {
             }
             None => Err(McpError::internal_error(
                 "this tool asked a question on 2026-07-28 or went on as a task, but its \
-                 Session was not opened by elicit_core::mcp::Tools, so the result cannot \
+                 Session was not opened by elicit_rmcp::Tools, so the result cannot \
                  be sent: route the tool by Tools, or answer with Session::finish",
                 None,
             )),

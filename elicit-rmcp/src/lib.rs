@@ -1,5 +1,5 @@
-//! Forms and wizards over a real MCP connection with [rmcp](https://docs.rs/rmcp), in
-//! both eras of the protocol (feature `rmcp`).
+//! Forms and wizards of [`elicit_core`] over a real MCP connection with
+//! [rmcp](https://docs.rs/rmcp), the official Rust MCP SDK, in both eras of the protocol.
 //!
 //! One tool body serves every client:
 //!
@@ -8,7 +8,7 @@
 //! - **Multi Round-Trip Requests** (2026-07-28): the server may not send requests, so a
 //!   question ends the call with an `input_required` result; the client answers and
 //!   retries the call, and the tool body runs again from the top. Answers of earlier
-//!   rounds travel in `requestState`, sealed with [`crate::seal`] (encrypted, expiring,
+//!   rounds travel in `requestState`, sealed with [`elicit_core::seal`] (encrypted, expiring,
 //!   bound to the principal, tool and arguments), so the server keeps nothing between
 //!   rounds and any replica can take the next one;
 //! - **Tasks** (2026-07-28 with the `io.modelcontextprotocol/tasks` extension, for tools
@@ -24,7 +24,7 @@
 //! with [`Elicitor::tool`] and hands the result to [`Session::finish`]:
 //!
 //! ```no_run
-//! use elicit_core::mcp::{Elicitor, Halt, Session};
+//! use elicit_rmcp::{Elicitor, Halt, Session};
 //! use elicit_core::{Elicit, Elicitation};
 //! use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
 //! use rmcp::service::{RequestContext, RoleServer};
@@ -80,19 +80,47 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::answer::{
-    self, Action, AnswerError, Confirm, Elicit, Elicitation, Strictness, split_result,
-    split_result_owned,
-};
-use crate::form::{Form, Revision, SchemaError};
-use crate::seal::store::{MemoryStore, RedeemStore, Redemption};
-use crate::seal::{Binding, SealError, Sealer};
-use crate::wizard::{Flow, FormParams, Outcome, Poll, Request, Wizard, WizardError, WizardState};
+use elicit_core::__private::{read, read_valid, split_result, split_result_owned};
+use elicit_core::answer::{Action, AnswerError, Confirm, Elicit, Elicitation, Strictness};
+use elicit_core::form::{Form, RequestedSchema, Revision, SchemaError};
+use elicit_core::seal::store::{MemoryStore, RedeemStore, Redemption};
+use elicit_core::seal::{Binding, SealError, Sealer};
+use elicit_core::wizard::{Flow, FormParams, Outcome, Poll, Wizard, WizardError, WizardState};
 
+#[cfg(feature = "client")]
+pub mod client;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod tasks;
 mod tools;
+
+#[doc(hidden)]
+pub mod __private {
+    //! Not part of the API.
+    /// rmcp, for the methods [`task_handlers!`](crate::task_handlers) writes.
+    pub use ::rmcp;
+}
+
+/// The README's examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
+/// The examples of `docs/mcp.md`, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/mcp.md")]
+pub struct McpDoctests;
+
+/// The examples of `docs/tasks.md`, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/tasks.md")]
+pub struct TasksDoctests;
+
+/// The examples of `docs/clients.md`, compiled as doctests (the rmcp one with the `client`
+/// feature).
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/clients.md")]
+pub struct ClientsDoctests;
 
 pub use tasks::{TaskSupport, Tasks};
 pub use tools::Tools;
@@ -146,7 +174,7 @@ impl Elicitor {
             questions: Arc::default(),
             first_round_answers: false,
             timeout: Some(DEFAULT_TIMEOUT),
-            attempts: crate::wizard::DEFAULT_ATTEMPTS,
+            attempts: elicit_core::wizard::DEFAULT_ATTEMPTS,
             strictness: Strictness::Strict,
             tasks: None,
         }
@@ -302,7 +330,7 @@ impl Elicitor {
                     }
                     None => (
                         Saved {
-                            call: crate::seal::random_id(),
+                            call: elicit_core::__private::random_id(),
                             ..Saved::default()
                         },
                         None,
@@ -329,7 +357,7 @@ impl Elicitor {
         };
         let call_id = match &mrtr {
             Some(m) => m.saved.call.clone(),
-            None => crate::seal::random_id(),
+            None => elicit_core::__private::random_id(),
         };
         // Only the id and the token: meta and extensions (HTTP headers) are not needed.
         let mut call = RequestContext::new(ctx.id.clone(), ctx.peer.clone());
@@ -488,28 +516,32 @@ struct RoundQuestion {
 /// bits of SHA-256 over the JSON, base64url. The same question from the same code
 /// always has the same digest; a question whose text, schema or options changed has
 /// another.
-fn question_digest(method: &str, params: &impl Serialize) -> String {
+fn question_digest(method: &str, params: &Params) -> String {
     use base64::Engine;
     use sha2::Digest;
-    /// Hashes what serde_json writes, without a buffer.
-    struct Hashing(sha2::Sha256);
-    impl std::io::Write for Hashing {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.update(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut hashing = Hashing(sha2::Sha256::new());
-    hashing.0.update(method.as_bytes());
-    hashing.0.update([0]);
-    // Maps, strings and numbers: writing them cannot fail (a failure would only make
-    // the digest differ, and the question be asked again).
-    let _ = serde_json::to_writer(&mut hashing, params);
-    let hash = hashing.0.finalize();
+    let mut hashing = sha2::Sha256::new();
+    hashing.update(method.as_bytes());
+    hashing.update([0]);
+    hashing.update(params.0.as_bytes());
+    let hash = hashing.finalize();
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&hash[..16])
+}
+
+/// A question's `params` as JSON text, written straight from typed values: a form's
+/// fields in declaration order, whatever serde_json's features (a `Value` map sorts them
+/// unless `preserve_order` is on, and this crate does not turn it on for its users).
+/// rmcp 3.11 then writes every message's params through a `Value` of its own (its
+/// `WithMeta`): the order reaches the wire when the application turns on serde_json's
+/// `preserve_order` (see `docs/mcp.md`).
+#[derive(Clone, Debug)]
+struct Params(String);
+
+impl Params {
+    /// The params `value` serializes to.
+    fn of(value: &impl Serialize) -> Params {
+        // Maps, strings and numbers: writing them cannot fail.
+        Params(serde_json::to_string(value).unwrap_or_else(|_| "{}".to_owned()))
+    }
 }
 
 /// The digest of a wizard step's question, an `elicitation/create` request with `params`:
@@ -557,13 +589,13 @@ impl QuestionCache {
         &self,
         method: &str,
         digest: &str,
-        params: impl FnOnce() -> Value,
+        params: impl FnOnce() -> Params,
     ) -> Result<InputRequest, Halt> {
         let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(request) = cache.get(digest) {
             return Ok(request.clone());
         }
-        let request = build_input_request(method, params()).map_err(|e| {
+        let request = build_input_request(method, &params()).map_err(|e| {
             Halt::Error(McpError::internal_error(
                 format!("cannot build the {method} input request: {e}"),
                 None,
@@ -577,15 +609,20 @@ impl QuestionCache {
     }
 }
 
-/// rmcp's typed input request for `method` and `params`.
-fn build_input_request(method: &str, params: Value) -> Result<InputRequest, serde_json::Error> {
-    let envelope = serde_json::json!({ "method": method, "params": params });
+/// rmcp's typed input request for `method` and `params`, read from the JSON text (rmcp's
+/// schema type keeps the order of the properties it reads).
+fn build_input_request(method: &str, params: &Params) -> Result<InputRequest, serde_json::Error> {
+    let envelope = format!(
+        "{{\"method\":{},\"params\":{}}}",
+        serde_json::to_string(method)?,
+        params.0
+    );
     // The variant is known from the method: no trial of each in turn.
     Ok(match method {
-        "elicitation/create" => InputRequest::Elicitation(serde_json::from_value(envelope)?),
-        "sampling/createMessage" => InputRequest::CreateMessage(serde_json::from_value(envelope)?),
-        "roots/list" => InputRequest::ListRoots(serde_json::from_value(envelope)?),
-        _ => serde_json::from_value(envelope)?,
+        "elicitation/create" => InputRequest::Elicitation(serde_json::from_str(&envelope)?),
+        "sampling/createMessage" => InputRequest::CreateMessage(serde_json::from_str(&envelope)?),
+        "roots/list" => InputRequest::ListRoots(serde_json::from_str(&envelope)?),
+        _ => serde_json::from_str(&envelope)?,
     })
 }
 
@@ -965,18 +1002,30 @@ impl InputAnswer {
 
 /// The `params` of a form-mode `elicitation/create`, the problem of the last answer
 /// above the message.
-fn form_params(revision: Revision, message: &str, problem: Option<&str>, schema: &Value) -> Value {
-    let mut p = Map::new();
-    if revision >= Revision::V2025_11_25 {
-        p.insert("mode".into(), "form".into());
+fn form_params(
+    revision: Revision,
+    message: &str,
+    problem: Option<&str>,
+    schema: &RequestedSchema<'_>,
+) -> Params {
+    /// The params in the order the spec lists them, the schema's fields in declaration order.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct FormRequest<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        mode: Option<&'static str>,
+        message: &'a str,
+        requested_schema: &'a RequestedSchema<'a>,
     }
     let text = match problem {
         Some(problem) => format!("{problem}\n\n{message}"),
         None => message.to_owned(),
     };
-    p.insert("message".into(), text.into());
-    p.insert("requestedSchema".into(), schema.clone());
-    Value::Object(p)
+    Params::of(&FormRequest {
+        mode: (revision >= Revision::V2025_11_25).then_some("form"),
+        message: &text,
+        requested_schema: schema,
+    })
 }
 
 /// How a question's accepted content is read: validated against the form and read as
@@ -1026,11 +1075,11 @@ impl Session {
         digest: String,
         method: &str,
         sent: &str,
-        params: impl FnOnce() -> Value,
+        params: impl FnOnce() -> Params,
     ) -> Result<RoundQuestion, Halt> {
         let request = match &self.mrtr {
             Some(m) => m.questions.get_or_build(method, sent, params)?,
-            None => build_input_request(method, params()).map_err(|e| {
+            None => build_input_request(method, &params()).map_err(|e| {
                 Halt::Error(McpError::internal_error(
                     format!("cannot build the {method} input request: {e}"),
                     None,
@@ -1118,7 +1167,7 @@ impl Session {
     /// part in the task:
     ///
     /// ```
-    /// # use elicit_core::mcp::{Asked, Session};
+    /// # use elicit_rmcp::{Asked, Session};
     /// # use elicit_core::{Elicit, Elicitation};
     /// # use rmcp::model::{CallToolResult, ContentBlock};
     /// # use serde::Deserialize;
@@ -1221,8 +1270,7 @@ impl Session {
     /// Asks the form `T` with `message`; an invalid answer is asked again with the
     /// problems above the message, up to the attempts of the [`Elicitor`].
     pub async fn ask<T: Elicit>(&mut self, message: &str) -> Result<Elicitation<T>, Halt> {
-        self.ask_form(None, message, T::form(), answer::read::<T>)
-            .await
+        self.ask_form(None, message, T::form(), read::<T>).await
     }
 
     /// Asks a yes/no question with the ready-made [`Confirm`] form: `Accept(true)` only
@@ -1263,7 +1311,7 @@ impl Session {
         &self,
         key: &str,
         form: &Form,
-        params: &(dyn Fn(Option<&str>) -> Value + Sync),
+        params: &(dyn Fn(Option<&str>) -> Params + Sync),
         read: Reader<R>,
     ) -> Result<Elicitation<R>, Halt> {
         let mut problem: Option<String> = None;
@@ -1296,7 +1344,7 @@ impl Session {
         key: &str,
         message: &str,
     ) -> Result<Elicitation<T>, Halt> {
-        self.ask_form(Some(key), message, T::form(), answer::read::<T>)
+        self.ask_form(Some(key), message, T::form(), read::<T>)
             .await
     }
 
@@ -1313,10 +1361,7 @@ impl Session {
             return self.check(form, &logged, read).map_err(replay_error);
         }
         let revision = self.require("form")?;
-        let schema = form
-            .requested_schema(revision)
-            .map_err(AskError::Schema)?
-            .to_value();
+        let schema = form.requested_schema(revision).map_err(AskError::Schema)?;
         let params = |problem: Option<&str>| form_params(revision, message, problem, &schema);
         if self.mrtr.is_none() {
             let key = match key {
@@ -1394,7 +1439,7 @@ impl Session {
                             request.attempt()
                         );
                         let result = self
-                            .push(&key, "elicitation/create", params_value(&request))
+                            .push(&key, "elicitation/create", Params::of(&request.params()))
                             .await?;
                         let (action, content) = split_result_owned(result)
                             .map_err(|e| Halt::Ask(AskError::Answer(e)))?;
@@ -1438,7 +1483,7 @@ impl Session {
                     }
                     let sent = digest.clone();
                     let asked = self.asked(key, digest, "elicitation/create", &sent, || {
-                        params_value(&request)
+                        Params::of(&request.params())
                     })?;
                     return self.suspend(
                         Pending {
@@ -1487,7 +1532,7 @@ impl Session {
         if self.task.is_some() {
             // 2026-07-28: no `elicitationId`, as in rounds.
             let result = self
-                .push(&key, "elicitation/create", Value::Object(params))
+                .push(&key, "elicitation/create", Params::of(&params))
                 .await?;
             return check(&result).map_err(|e| AskError::Answer(e).into());
         }
@@ -1495,13 +1540,13 @@ impl Session {
             let id = new_elicitation_id();
             params.insert("elicitationId".into(), id.clone().into());
             let result = self
-                .push(&key, "elicitation/create", Value::Object(params))
+                .push(&key, "elicitation/create", Params::of(&params))
                 .await?;
             let mut answer = check(&result).map_err(AskError::Answer)?;
             answer.elicitation_id = Some(id);
             return Ok(answer);
         }
-        let params = Value::Object(params);
+        let params = Params::of(&params);
         let digest = question_digest("elicitation/create", &params);
         if let Some(result) = self.response(index, &key, &digest) {
             let answer = check(&result).map_err(AskError::Answer)?;
@@ -1563,7 +1608,9 @@ impl Session {
             return Ok(logged);
         }
         if self.task.is_some() {
-            return self.push(&format!("input{index}"), method, params).await;
+            return self
+                .push(&format!("input{index}"), method, Params::of(&params))
+                .await;
         }
         if self.mrtr.is_none() {
             return Err(AskError::Unsupported {
@@ -1573,6 +1620,7 @@ impl Session {
             .into());
         }
         let key = format!("input{index}");
+        let params = Params::of(&params);
         let digest = question_digest(method, &params);
         if let Some(result) = self.response(index, &key, &digest) {
             self.log(result.clone());
@@ -1595,7 +1643,7 @@ impl Session {
     /// else [`AskError::Unsupported`]); other requests are carried as they are.
     ///
     /// ```no_run
-    /// # use elicit_core::mcp::{Halt, Input, Session};
+    /// # use elicit_rmcp::{Halt, Input, Session};
     /// # use elicit_core::{Elicit, Elicitation};
     /// # use serde::Deserialize;
     /// # use serde_json::json;
@@ -1643,19 +1691,16 @@ impl Session {
             prepared.push(match input {
                 Input::Form { message, form, .. } => {
                     let revision = self.require("form")?;
-                    let schema = form
-                        .requested_schema(revision)
-                        .map_err(AskError::Schema)?
-                        .to_value();
+                    let schema = form.requested_schema(revision).map_err(AskError::Schema)?;
                     (
                         "elicitation/create",
                         form_params(revision, message, None, &schema),
-                        schema,
+                        Some(schema),
                     )
                 }
                 Input::Request { method, params, .. } => {
                     self.require_request(method)?;
-                    (*method, params.clone(), Value::Null)
+                    (*method, Params::of(params), None)
                 }
             });
         }
@@ -1670,6 +1715,12 @@ impl Session {
                             Input::Form {
                                 key, message, form, ..
                             } => {
+                                let Some(schema) = schema else {
+                                    return Err(Halt::Error(McpError::internal_error(
+                                        "a form without its schema",
+                                        None,
+                                    )));
+                                };
                                 let params = |problem: Option<&str>| {
                                     form_params(revision, message, problem, &schema)
                                 };
@@ -1726,8 +1777,8 @@ impl Session {
                     Err(e) => return Err(AskError::Answer(e).into()),
                 }
             }
-            let params = match (input, problem) {
-                (Input::Form { message, .. }, Some(problem)) => {
+            let params = match (input, problem, schema) {
+                (Input::Form { message, .. }, Some(problem), Some(schema)) => {
                     form_params(revision, message, Some(&problem), &schema)
                 }
                 _ => params,
@@ -1925,7 +1976,7 @@ impl Session {
             )));
         };
         m.saved.pending = Some(pending);
-        m.saved.round = crate::seal::random_id();
+        m.saved.round = elicit_core::__private::random_id();
         let token = m
             .sealer
             .seal(&m.binding, &m.saved)
@@ -1940,14 +1991,14 @@ impl Session {
     /// cancellation of this call, whichever comes first. A cancelled call withdraws its
     /// question (`notifications/cancelled` to the client): its result will be unused,
     /// so the form should not stay on the user's screen, and nothing more is asked.
-    async fn push(&self, key: &str, method: &str, params: Value) -> Result<Value, Halt> {
+    async fn push(&self, key: &str, method: &str, params: Params) -> Result<Value, Halt> {
         if self.call.ct.is_cancelled() {
             return Err(Halt::Ask(AskError::Cancelled));
         }
         if let Some(task) = &self.task {
             return self.ask_in_task(task, key, method, params).await;
         }
-        let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
+        let request = server_request(method, &params)?;
         let mut options = PeerRequestOptions::no_options();
         options.timeout = self.timeout;
         let handle = self
@@ -1985,9 +2036,9 @@ impl Session {
         task: &TaskContext,
         key: &str,
         method: &str,
-        params: Value,
+        params: Params,
     ) -> Result<Value, Halt> {
-        let request = build_input_request(method, params).map_err(|e| {
+        let request = build_input_request(method, &params).map_err(|e| {
             Halt::Error(McpError::internal_error(
                 format!("cannot build the {method} input request: {e}"),
                 None,
@@ -2040,7 +2091,7 @@ fn typed<T: Elicit>(action: Action, content: Option<Value>) -> Result<Elicitatio
     Ok(match action {
         Action::Accept => {
             let content = content.unwrap_or(Value::Object(Map::new()));
-            let value = answer::read_valid(&content).map_err(|e| Halt::Ask(AskError::Answer(e)))?;
+            let value = read_valid(&content).map_err(|e| Halt::Ask(AskError::Answer(e)))?;
             Elicitation::Accept(value)
         }
         Action::Decline => Elicitation::Decline,
@@ -2066,11 +2117,69 @@ fn replay_error(e: AnswerError) -> Halt {
 }
 
 fn new_elicitation_id() -> String {
-    crate::seal::random_id()
+    elicit_core::__private::random_id()
 }
 
-/// A wizard request's `params` as a `Value`, which rmcp's generic request takes.
-fn params_value(request: &Request) -> Value {
-    // Plain maps, strings and numbers: serializing them into a `Value` cannot fail.
-    serde_json::to_value(request.params()).unwrap_or(Value::Null)
+/// The push-mode request for `method` with `params`, carried as it is (a 2025-06-18
+/// elicitation without `mode`, as that revision writes it).
+fn server_request(method: &str, params: &Params) -> Result<ServerRequest, Halt> {
+    let params = serde_json::from_str(&params.0).map_err(|e| {
+        Halt::Error(McpError::internal_error(
+            format!("cannot build the {method} request: {e}"),
+            None,
+        ))
+    })?;
+    Ok(ServerRequest::CustomRequest(CustomRequest::new(
+        method,
+        Some(params),
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use elicit_core::{Field, FieldKind};
+
+    /// The text of a question lists the form's fields in declaration order, whatever the
+    /// names sort to and whatever serde_json's features.
+    #[test]
+    fn question_text_keeps_declaration_order() {
+        let form = Form::new(vec![
+            Field::new("zeta", true, FieldKind::Boolean { default: None }),
+            Field::new("alpha", false, FieldKind::Boolean { default: None }),
+        ])
+        .unwrap();
+        for revision in [Revision::V2025_06_18, Revision::V2026_07_28] {
+            let schema = form.requested_schema(revision).unwrap();
+            let text = form_params(revision, "Which?", Some("Try again"), &schema).0;
+            let (zeta, alpha) = (
+                text.find("\"zeta\"").unwrap(),
+                text.find("\"alpha\"").unwrap(),
+            );
+            assert!(zeta < alpha, "{text}");
+            assert!(
+                text.contains("\"message\":\"Try again\\n\\nWhich?\""),
+                "{text}"
+            );
+            assert_eq!(
+                text.contains("\"mode\":\"form\""),
+                revision >= Revision::V2025_11_25
+            );
+            // rmcp's typed request, read from the text, keeps the order too.
+            let request = build_input_request("elicitation/create", &Params(text)).unwrap();
+            let InputRequest::Elicitation(request) = request else {
+                panic!("not an elicitation")
+            };
+            let ::rmcp::model::ElicitRequestParams::FormElicitationParams {
+                requested_schema, ..
+            } = request.params
+            else {
+                panic!("not a form")
+            };
+            assert_eq!(
+                requested_schema.property_order.as_deref(),
+                Some(&["zeta".to_owned(), "alpha".to_owned()][..])
+            );
+        }
+    }
 }

@@ -82,7 +82,7 @@ type AcceptHook = Arc<dyn Fn(&TcpStream) + Send + Sync>;
 ///
 /// ```
 /// use std::time::Duration;
-/// use elicit_core::mcp::http::HttpOptions;
+/// use elicit_rmcp::http::HttpOptions;
 ///
 /// let options = HttpOptions::default()
 ///     .allowed_host("mcp.example.com")
@@ -230,7 +230,7 @@ impl HttpOptions {
     /// caller's [`Principal`] into the request's extensions.
     ///
     /// ```
-    /// use elicit_core::mcp::http::HttpOptions;
+    /// use elicit_rmcp::http::HttpOptions;
     ///
     /// let options = HttpOptions::default()
     ///     .bearer_token("3q2+7wQx1m0Yl0a7bKc3dA8uXz5b9PqT", "alice")
