@@ -16,8 +16,7 @@ pub use core::option::Option::{self, None, Some};
 pub use serde_json::Value;
 pub use std::borrow::Cow::Borrowed;
 
-/// What the adapter crates (`elicit-rmcp`) use of the core, not part of its API.
-pub use crate::answer::{read, read_valid, split_result, split_result_owned};
+/// A random id, for the adapter crates (`elicit-rmcp`); not part of the API.
 #[cfg(feature = "seal")]
 pub use crate::seal::random_id;
 

@@ -62,6 +62,8 @@ pub mod form;
 pub mod wizard;
 
 #[cfg(feature = "seal")]
+pub mod engine;
+#[cfg(feature = "seal")]
 pub mod seal;
 
 #[doc(hidden)]

@@ -358,7 +358,7 @@ impl IntoCallToolResult for Halt {
                 let task = *task;
                 (task.reply, CallToolResponse::Task(task.result))
             }
-            halt => return halt.into_response(),
+            halt => return crate::session::into_response(halt),
         };
         match reply {
             Some(reply) => {

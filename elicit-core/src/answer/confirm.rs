@@ -31,8 +31,7 @@ pub struct Confirm {
 
 impl Confirm {
     /// The wire name of the checkbox.
-    #[doc(hidden)]
-    pub const FIELD: &'static str = "confirm";
+    pub(crate) const FIELD: &'static str = "confirm";
 
     /// A confirm form whose checkbox carries `title`.
     pub fn new(title: impl Into<Cow<'static, str>>) -> Confirm {

@@ -154,7 +154,7 @@ impl<T: Elicit> Elicitation<T> {
 }
 
 /// Splits an `ElicitResult` object into its action and content.
-pub fn split_result(result: &Value) -> Result<(Action, Option<&Value>), AnswerError> {
+pub(crate) fn split_result(result: &Value) -> Result<(Action, Option<&Value>), AnswerError> {
     let Value::Object(map) = result else {
         return Err(AnswerError::Malformed(NOT_AN_OBJECT));
     };
@@ -165,7 +165,8 @@ pub fn split_result(result: &Value) -> Result<(Action, Option<&Value>), AnswerEr
 }
 
 /// [`split_result`] for a result the caller owns: the action and the content move out.
-pub fn split_result_owned(result: Value) -> Result<(Action, Option<Value>), AnswerError> {
+#[cfg(feature = "seal")]
+pub(crate) fn split_result_owned(result: Value) -> Result<(Action, Option<Value>), AnswerError> {
     let Value::Object(mut map) = result else {
         return Err(AnswerError::Malformed(NOT_AN_OBJECT));
     };

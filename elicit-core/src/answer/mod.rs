@@ -14,9 +14,11 @@ mod error;
 mod validate;
 
 pub use confirm::Confirm;
+#[cfg(feature = "seal")]
+pub(crate) use elicitation::split_result;
+#[cfg(feature = "seal")]
+pub(crate) use elicitation::split_result_owned;
 pub use elicitation::{Action, Elicitation};
-#[doc(hidden)]
-pub use elicitation::{split_result, split_result_owned};
 pub use error::{AnswerError, FieldError, Problem, ValidationErrors};
 pub use validate::Strictness;
 
@@ -82,8 +84,7 @@ pub trait Elicit: DeserializeOwned {
 }
 
 /// Validates `content` against `form` and reads it as `T`.
-#[doc(hidden)]
-pub fn read<T: DeserializeOwned>(
+pub(crate) fn read<T: DeserializeOwned>(
     form: &Form,
     content: Option<&Value>,
     strictness: Strictness,
@@ -93,7 +94,6 @@ pub fn read<T: DeserializeOwned>(
 }
 
 /// Reads an answer [`Form::validate`] gave back as `T`.
-#[doc(hidden)]
-pub fn read_valid<T: DeserializeOwned>(valid: &Value) -> Result<T, AnswerError> {
+pub(crate) fn read_valid<T: DeserializeOwned>(valid: &Value) -> Result<T, AnswerError> {
     T::deserialize(valid).map_err(AnswerError::Parse)
 }

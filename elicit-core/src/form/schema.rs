@@ -97,6 +97,7 @@ impl<'a> RequestedSchema<'a> {
 
     /// The compact JSON text, written once per form and revision and kept in the form
     /// (what serde writes: the form's fields do not change once it is built).
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))]
     pub(crate) fn json(&self) -> &'a [u8] {
         &self.written().json
     }
@@ -104,11 +105,12 @@ impl<'a> RequestedSchema<'a> {
     /// A 256-bit digest of [`json`](Self::json), made by `digest` the first time and
     /// kept with the JSON. The crate digests a schema with one function only (the
     /// question digest of `mcp`), so what is kept is always that function's.
-    #[doc(hidden)]
-    pub fn json_digest(&self, digest: impl FnOnce(&[u8]) -> [u8; 32]) -> [u8; 32] {
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))]
+    pub(crate) fn json_digest(&self, digest: impl FnOnce(&[u8]) -> [u8; 32]) -> [u8; 32] {
         *self.written().digest.get_or_init(|| digest(self.json()))
     }
 
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))]
     fn written(&self) -> &'a Written {
         self.form.schema_json.get(self.revision, || {
             // Plain maps, strings and numbers: writing them to a `Vec` cannot fail.
@@ -130,6 +132,7 @@ impl<'a> RequestedSchema<'a> {
 pub(crate) struct SchemaJson([OnceLock<Written>; Revision::ALL.len()]);
 
 /// One revision's schema JSON, and its digest once asked for.
+#[cfg_attr(not(feature = "seal"), allow(dead_code))]
 struct Written {
     json: Box<[u8]>,
     digest: OnceLock<[u8; 32]>,
@@ -141,6 +144,7 @@ impl SchemaJson {
     }
 
     /// The JSON for `revision`, written by `write` the first time.
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))]
     fn get(&self, revision: Revision, write: impl FnOnce() -> Vec<u8>) -> &Written {
         let slot = match revision {
             Revision::V2025_06_18 => &self.0[0],

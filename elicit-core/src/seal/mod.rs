@@ -728,8 +728,7 @@ impl Sealer {
 
     /// [`open`](Self::open), with the token's time of sealing and its expiry (seconds
     /// since the Unix epoch).
-    #[doc(hidden)]
-    pub fn open_stamped<T: DeserializeOwned>(
+    pub(crate) fn open_stamped<T: DeserializeOwned>(
         &self,
         binding: &Binding,
         token: &str,

@@ -134,14 +134,14 @@ pub struct FormParams<'a> {
 
 impl<'a> FormParams<'a> {
     /// The message.
-    #[doc(hidden)]
-    pub fn message(&self) -> &'a str {
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))]
+    pub(crate) fn message(&self) -> &'a str {
         self.message
     }
 
     /// The `requestedSchema`.
-    #[doc(hidden)]
-    pub fn schema(&self) -> RequestedSchema<'a> {
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))]
+    pub(crate) fn schema(&self) -> RequestedSchema<'a> {
         self.schema
     }
 }

@@ -98,8 +98,8 @@ impl WizardState {
     /// This state as it was before the poll that completed it: restored and polled, it
     /// completes again (a completed state itself does not poll). Other states are
     /// unchanged: a poll does not change them.
-    #[doc(hidden)]
-    pub fn before_completion(mut self) -> WizardState {
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))]
+    pub(crate) fn before_completion(mut self) -> WizardState {
         if self.end == Some(End::Completed) {
             self.end = None;
         }

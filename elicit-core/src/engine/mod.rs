@@ -1,0 +1,560 @@
+//! The question engine: forms, confirms, URLs, wizards and batches asked through any MCP
+//! server, in every revision and on every channel (feature `seal`).
+//!
+//! An SDK adapter (`elicit-rmcp`, or a few lines of your own for another SDK or for none)
+//! opens a [`Call`] per `tools/call` and asks through it; the engine does the rest, once
+//! for every channel: the capability check, single use of sealed state, question pinning,
+//! binding, re-asking with the problems, attempt limits, and replaying earlier answers.
+//!
+//! A call's questions reach the user on one [`Channel`]:
+//!
+//! - **push** (2025-06-18, 2025-11-25): each question is an `elicitation/create` request
+//!   the adapter sends and awaits ([`Transport::send`]);
+//! - **rounds** (2026-07-28): a question ends the call with an `input_required` result
+//!   ([`Halt::InputRequired`]); the client answers and retries the call, and the tool body
+//!   runs again from the top, its earlier answers replayed from the sealed `requestState`;
+//! - **task** (2026-07-28 with the Tasks extension): the adapter puts each question in the
+//!   task and awaits the answer `tasks/update` brings ([`Transport::send`] again).
+//!
+//! The tool body must be deterministic given its arguments and the answers: in rounds it
+//! is replayed once per round. Do side effects after the last question.
+//!
+//! ```
+//! use elicit_core::engine::{Client, Engine, Halt};
+//! use elicit_core::seal::{Binding, Keyring, Sealer};
+//! use elicit_core::{Elicit, Elicitation, Revision};
+//! use serde_json::json;
+//!
+//! #[derive(Elicit, serde::Deserialize)]
+//! struct Approve { approve: bool }
+//!
+//! let engine = Engine::new(Sealer::new(Keyring::generate()));
+//! let client = Client::new(Some(Revision::V2026_07_28), &json!({"elicitation": {}}));
+//! let binding = Binding::new("alice", "tools/call", "purge", &json!({}));
+//!
+//! # async fn body(engine: &Engine, client: Client, binding: Binding) -> Result<(), Box<dyn std::error::Error>> {
+//! // The first round: the question ends the call.
+//! let mut call = engine.rounds(client.clone(), binding.clone(), None, Default::default())?;
+//! let Err(Halt::InputRequired(round)) = call.ask::<Approve>(&(), "Really delete?").await else {
+//!     panic!("asked")
+//! };
+//! let key = round.requests()[0].key().to_owned();
+//!
+//! // The retry brings the answer and the state; the same body reads the answer.
+//! let answers = [(key, json!({"action": "accept", "content": {"approve": true}}))].into();
+//! let mut call = engine.rounds(client, binding, Some(round.state()), answers)?;
+//! call.redeem().await?; // single use: a replay of this retry is refused
+//! let answer = call.ask::<Approve>(&(), "Really delete?").await?;
+//! assert!(matches!(answer, Elicitation::Accept(Approve { approve: true })));
+//! # Ok(())
+//! # }
+//! # futures_executor_stub::run(body(&engine, client, binding)).unwrap();
+//! # mod futures_executor_stub {
+//! #     pub fn run<F: std::future::Future>(f: F) -> F::Output {
+//! #         let waker = std::task::Waker::noop();
+//! #         let mut cx = std::task::Context::from_waker(waker);
+//! #         let mut f = std::pin::pin!(f);
+//! #         loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+//! #     }
+//! # }
+//! ```
+//!
+//! `()` is the transport of a call that never pushes (rounds); a push or task call takes
+//! the adapter's [`Transport`].
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::answer::Strictness;
+use crate::form::Revision;
+use crate::seal::store::{MemoryStore, RedeemStore, Redemption};
+use crate::seal::{Binding, SealError, Sealer, random_id};
+
+mod ask;
+mod error;
+mod state;
+
+pub use ask::{Input, InputAnswer, UrlAnswer};
+use error::json_string;
+pub use error::{AskError, Halt, InputRequired, RpcError};
+use state::{Params, Pending, Saved, Unredeemed};
+
+/// The settings of an [`Engine`], each with its default.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Settings {
+    /// How long a pushed question (or one in a task) waits for the person to answer;
+    /// `None`: forever. Default: ten minutes: a person reads and fills a form.
+    pub timeout: Option<Duration>,
+    /// How many answers one question may get (at least 1). Default: 3.
+    pub attempts: u32,
+    /// How strictly answers are validated. Default: [`Strictness::Strict`].
+    pub strictness: Strictness,
+    /// Whether answers sent with a *first* call (no `requestState`, so no question was
+    /// asked) are read. Default: `false`, they are ignored and the question is asked:
+    /// reading them lets a client approve what no user was shown; only a test harness
+    /// that sends answers up front (the MCP conformance suite does) needs it.
+    pub first_round_answers: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            timeout: Some(Duration::from_secs(600)),
+            attempts: crate::wizard::DEFAULT_ATTEMPTS,
+            strictness: Strictness::Strict,
+            first_round_answers: false,
+        }
+    }
+}
+
+/// Server-wide: the sealer of 2026-07-28 state, the record of redeemed states, and the
+/// [`Settings`]. Clones share the keys and the record; keep one and open a [`Call`] per
+/// tool call.
+#[derive(Clone)]
+pub struct Engine {
+    sealer: Arc<Sealer>,
+    store: Arc<dyn RedeemStore>,
+    settings: Settings,
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine")
+            .field("store", &self.store)
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Engine {
+    /// An engine sealing with `sealer`, single use recorded in this process's memory
+    /// ([`MemoryStore`]), the default [`Settings`].
+    pub fn new(sealer: Sealer) -> Engine {
+        Engine {
+            sealer: Arc::new(sealer),
+            store: Arc::new(MemoryStore::new()),
+            settings: Settings::default(),
+        }
+    }
+
+    /// Where redeemed states are recorded: each sealed state is good for one retry, and
+    /// a replayed one is refused. Replicas behind a load balancer share a store such as
+    /// `seal::redis::RedisStore` (feature `redis`).
+    pub fn with_store(mut self, store: impl RedeemStore + 'static) -> Engine {
+        self.store = Arc::new(store);
+        self
+    }
+
+    /// The settings, to change them in place (`engine.settings_mut().attempts = 5`).
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// A call whose questions are pushed: 2025-06-18 and 2025-11-25, where the server
+    /// sends `elicitation/create` requests.
+    pub fn push(&self, client: Client) -> Call {
+        self.call(client, Channel::Push, None)
+    }
+
+    /// A call whose questions wait in a task (the Tasks extension).
+    pub fn task(&self, client: Client) -> Call {
+        self.call(client, Channel::Task, None)
+    }
+
+    /// A 2026-07-28 call in rounds: `request_state` and `responses` are the
+    /// `requestState` and `inputResponses` of the request (none on a first call), and
+    /// `binding` what its state is bound to. A state that was tampered with, has
+    /// expired, was sealed by a foreign key, for another binding, is refused
+    /// (`-32602`, "call the tool again without it").
+    pub fn rounds(
+        &self,
+        client: Client,
+        binding: Binding,
+        request_state: Option<&str>,
+        responses: BTreeMap<String, Value>,
+    ) -> Result<Call, RpcError> {
+        let (saved, unredeemed) = match request_state {
+            Some(token) => {
+                let (saved, issued_at, expires_at) = self
+                    .sealer
+                    .open_stamped::<Saved>(&binding, token)
+                    .map_err(state_error)?;
+                if saved.round.is_empty() || saved.call.is_empty() {
+                    return Err(state_error(SealError::Malformed("no round id")));
+                }
+                let round = Unredeemed {
+                    id: saved.round.clone(),
+                    issued_at,
+                    expires_at,
+                };
+                (saved, Some(round))
+            }
+            None => (
+                Saved {
+                    call: random_id(),
+                    ..Saved::default()
+                },
+                None,
+            ),
+        };
+        let rounds = Rounds {
+            sealer: self.sealer.clone(),
+            store: self.store.clone(),
+            first_round: request_state.is_none() && self.settings.first_round_answers,
+            binding,
+            saved,
+            unredeemed,
+            responses,
+        };
+        Ok(self.call(client, Channel::Rounds, Some(rounds)))
+    }
+
+    fn call(&self, client: Client, channel: Channel, rounds: Option<Rounds>) -> Call {
+        let call_id = match &rounds {
+            Some(r) => r.saved.call.clone(),
+            None => random_id(),
+        };
+        Call {
+            client,
+            channel,
+            settings: self.settings.clone(),
+            cursor: 0,
+            call_id,
+            rounds,
+        }
+    }
+}
+
+fn state_error(e: SealError) -> RpcError {
+    RpcError::invalid_params(format!(
+        "the requestState of this retry was refused: {e}; call the tool again without it"
+    ))
+}
+
+/// How a call's questions reach the user: see the [module](self) docs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Channel {
+    /// `elicitation/create` requests sent to the client and awaited in place
+    /// (2025-06-18, 2025-11-25).
+    Push,
+    /// `input_required` results, the call retried with the answers (2026-07-28).
+    Rounds,
+    /// A task: the questions wait in `tasks/get`, the answers come with `tasks/update`
+    /// (2026-07-28 with the Tasks extension).
+    Task,
+}
+
+/// What the client declared: the protocol revision and its capabilities.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Client {
+    revision: Option<Revision>,
+    elicitation: bool,
+    form: bool,
+    url: bool,
+    sampling: bool,
+    roots: bool,
+}
+
+impl Client {
+    /// A client speaking `revision` (`None`: one without elicitation) that declared
+    /// `capabilities`, the `capabilities` object of its `initialize` request (per
+    /// request on 2026-07-28). An `elicitation` object of `{}` means form mode only.
+    pub fn new(revision: Option<Revision>, capabilities: &Value) -> Client {
+        let elicitation = capabilities.get("elicitation").filter(|e| e.is_object());
+        let has = |key: &str| elicitation.is_some_and(|e| e.get(key).is_some());
+        Client {
+            revision,
+            elicitation: elicitation.is_some(),
+            form: has("form"),
+            url: has("url"),
+            sampling: capabilities.get("sampling").is_some(),
+            roots: capabilities.get("roots").is_some(),
+        }
+    }
+
+    /// The negotiated revision, when it is one elicitation knows.
+    pub fn revision(&self) -> Option<Revision> {
+        self.revision
+    }
+
+    /// Whether the client can take a question of `mode`: `"form"`, `"url"` (2025-11-25
+    /// and later), `"sampling"` or `"roots"`.
+    pub fn supports(&self, mode: &str) -> bool {
+        match mode {
+            "sampling" => return self.sampling,
+            "roots" => return self.roots,
+            _ => {}
+        }
+        let Some(revision) = self.revision else {
+            return false;
+        };
+        match mode {
+            _ if !self.elicitation => false,
+            "url" => revision >= Revision::V2025_11_25 && self.url,
+            // `{}` means form only.
+            "form" => self.form || !self.url || revision == Revision::V2025_06_18,
+            _ => false,
+        }
+    }
+}
+
+/// One question as sent: its key (in `inputRequests`, or the push request's own), the
+/// method and the params as JSON text.
+#[derive(Clone, Debug)]
+pub struct Request {
+    key: String,
+    method: String,
+    params: Params,
+    /// The digest of the question it answers (without a problem shown above it): what
+    /// the round's state pins.
+    pin: String,
+    /// The digest of the request as sent.
+    digest: String,
+}
+
+impl Request {
+    /// The key: in a round, its key in `inputRequests` and `inputResponses`; in a task,
+    /// unique for the life of the task.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The JSON-RPC method (`elicitation/create`, `sampling/createMessage`, ...).
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// The params as JSON text, a form's fields in declaration order.
+    pub fn params(&self) -> &str {
+        &self.params.0
+    }
+
+    /// In rounds, a digest of the method and params as sent: equal for equal questions
+    /// (a cache key for an adapter that parses questions into its SDK's types). Empty
+    /// for a question pushed or asked in a task.
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+
+    /// The request as JSON text: `{"method": .., "params": ..}`.
+    pub fn to_json(&self) -> String {
+        format!(
+            r#"{{"method":{},"params":{}}}"#,
+            json_string(&self.method),
+            self.params.0
+        )
+    }
+}
+
+/// How an adapter puts a question in front of the user on the push and task channels,
+/// and waits for the answer.
+pub trait Transport: Sync {
+    /// Sends `request` (push: an `elicitation/create` to the client; task: a question
+    /// in the task) and waits for the client's result, the timeout or the call's
+    /// cancellation, whichever comes first.
+    fn send(&self, request: Request) -> impl Future<Output = Result<Value, AskError>> + Send;
+}
+
+/// No transport: a call in rounds never sends (a pushed question fails as cancelled).
+impl Transport for () {
+    async fn send(&self, _: Request) -> Result<Value, AskError> {
+        Err(AskError::Cancelled)
+    }
+}
+
+struct Rounds {
+    sealer: Arc<Sealer>,
+    store: Arc<dyn RedeemStore>,
+    /// Answers of a first call are read ([`Settings::first_round_answers`]).
+    first_round: bool,
+    binding: Binding,
+    saved: Saved,
+    /// The state this retry brought, until it is redeemed.
+    unredeemed: Option<Unredeemed>,
+    responses: BTreeMap<String, Value>,
+}
+
+/// One tool (or prompt) call that may ask the user things: see the [module](self) docs.
+pub struct Call {
+    client: Client,
+    channel: Channel,
+    settings: Settings,
+    cursor: usize,
+    call_id: String,
+    rounds: Option<Rounds>,
+}
+
+impl fmt::Debug for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Call")
+            .field("client", &self.client)
+            .field("channel", &self.channel)
+            .field("cursor", &self.cursor)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Call {
+    /// The call's id: random, the same in every round of one call (in rounds it rides
+    /// in the sealed state), another for every call. Use it as the idempotency key of
+    /// the side effect the answers lead to.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// How this call's questions reach the user.
+    pub fn channel(&self) -> Channel {
+        self.channel
+    }
+
+    /// What the client declared.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The settings the call was opened with.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// This call, its further questions asked in a task (for a body that goes on as a
+    /// task after asking in rounds). Redeem first: the round that starts the task must
+    /// not be replayable.
+    pub fn into_task(mut self) -> Call {
+        self.rounds = None;
+        self.channel = Channel::Task;
+        self
+    }
+
+    /// Redeems the state this retry brought, before anything is read from it: the first
+    /// redemption wins, a replay (here or on a replica sharing the store) is refused.
+    /// Every question redeems first; call it yourself to refuse a replay before the
+    /// body does anything else. Does nothing the second time, or without a state.
+    pub async fn redeem(&mut self) -> Result<(), Halt> {
+        let Some(rounds) = &mut self.rounds else {
+            return Ok(());
+        };
+        let Some(state) = rounds.unredeemed.take() else {
+            return Ok(());
+        };
+        let refused = |why: &str| {
+            Err(Halt::Refused(RpcError::invalid_params(format!(
+                "the requestState of this retry was refused: {why}; call the tool again \
+                 without it"
+            ))))
+        };
+        match rounds
+            .store
+            .redeem(&state.id, state.issued_at, state.expires_at)
+            .await
+        {
+            Ok(Redemption::First) => Ok(()),
+            Ok(Redemption::Again) => {
+                refused("it was used before (each state is good for one retry)")
+            }
+            Ok(Redemption::TooOld) => refused(
+                "it is older than this server's record of used states reaches back (the \
+                 server is under heavy load)",
+            ),
+            Err(e) => Err(Halt::Refused(RpcError::internal(format!(
+                "cannot make sure the requestState is used once: {e}"
+            )))),
+        }
+    }
+
+    fn next_index(&mut self) -> usize {
+        let index = self.cursor;
+        self.cursor += 1;
+        index
+    }
+
+    /// The logged answer of the question at `index`, when an earlier round has it.
+    fn logged(&self, index: usize) -> Option<&Value> {
+        self.rounds.as_ref()?.saved.log.get(index)
+    }
+
+    fn log(&mut self, value: Value) {
+        if let Some(rounds) = &mut self.rounds {
+            rounds.saved.log.push(value);
+            rounds.saved.pending = None;
+        }
+    }
+
+    /// The answer to the question `key` of the question at `index`, when this round
+    /// asked it (recorded in the state, with the same digest) — or, opted in, in a
+    /// first call. Answers to anything else are ignored.
+    ///
+    /// A question of the round is read once (only the pending question was asked, and
+    /// a batch's keys are distinct), so its answer is taken out of the retry's; a
+    /// first call's answers may be read by more than one question, and stay.
+    fn response(&mut self, index: usize, key: &str, digest: &str) -> Option<Value> {
+        let rounds = self.rounds.as_mut()?;
+        match &rounds.saved.pending {
+            Some(p) if p.index == index => {
+                if p.asked.get(key).is_some_and(|d| d == digest) {
+                    rounds.responses.remove(key)
+                } else {
+                    None
+                }
+            }
+            _ if rounds.first_round => rounds.responses.get(key).cloned(),
+            _ => None,
+        }
+    }
+
+    /// The pending question's state, when it is the question at `index`.
+    fn pending(&mut self, index: usize) -> Option<&mut Pending> {
+        match self.rounds.as_mut()?.saved.pending.as_mut() {
+            Some(p) if p.index == index => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Ends the round: the requests asked, the state sealed.
+    fn suspend<T>(&mut self, mut pending: Pending, requests: Vec<Request>) -> Result<T, Halt> {
+        let Some(rounds) = &mut self.rounds else {
+            return Err(Halt::Refused(RpcError::internal(
+                "an input request outside a 2026-07-28 call in rounds",
+            )));
+        };
+        for request in &requests {
+            pending
+                .asked
+                .insert(request.key.clone(), request.pin.clone());
+        }
+        rounds.saved.pending = Some(pending);
+        rounds.saved.round = random_id();
+        let state = rounds
+            .sealer
+            .seal(&rounds.binding, &rounds.saved)
+            .map_err(|e| Halt::Refused(RpcError::internal(e.to_string())))?;
+        Err(Halt::InputRequired(InputRequired { requests, state }))
+    }
+
+    /// Fails unless the client takes questions of `mode`.
+    fn require(&self, mode: &'static str) -> Result<Revision, AskError> {
+        match self.client.revision {
+            Some(revision) if self.client.supports(mode) => Ok(revision),
+            revision => Err(AskError::Unsupported { mode, revision }),
+        }
+    }
+}
+
+fn replay_error(e: crate::answer::AnswerError) -> Halt {
+    Halt::Refused(RpcError::invalid_params(format!(
+        "the answers in requestState no longer fit this tool: {e}; call it again without \
+         requestState"
+    )))
+}

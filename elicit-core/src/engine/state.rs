@@ -1,0 +1,157 @@
+//! What a stateless call carries between its rounds, and the digests that pin its questions.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::form::{RequestedSchema, Revision};
+use crate::wizard::{FormParams, WizardState};
+
+/// The answers of earlier rounds, sealed into `requestState`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(super) struct Saved {
+    /// The call's id, the same in every round ([`Call::call_id`](super::Call::call_id)).
+    #[serde(default)]
+    pub(super) call: String,
+    /// This state's own id, redeemed once.
+    #[serde(default)]
+    pub(super) round: String,
+    /// One entry per finished question, in asking order: a form's `ElicitResult` as
+    /// validated (only the form's fields), a wizard's final state, or another input
+    /// request's raw result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) log: Vec<Value>,
+    /// The question being asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) pending: Option<Pending>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct Pending {
+    /// Which question (its position in the log).
+    pub(super) index: usize,
+    /// Answers that failed so far.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(super) failed: u32,
+    /// The last problem, shown above the form when asking again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) problem: Option<String>,
+    /// A wizard's state between its steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) wizard: Option<WizardState>,
+    /// The answers a batch already has, by key.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) answered: BTreeMap<String, Value>,
+    /// The questions this round asked: their keys, and the digest of each question
+    /// as sent (method, message, schema). An answer is read only for one of them, and
+    /// only while the question is still the same.
+    #[serde(default)]
+    pub(super) asked: BTreeMap<String, String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Pending {
+    pub(super) fn new(index: usize) -> Pending {
+        Pending {
+            index,
+            failed: 0,
+            problem: None,
+            wizard: None,
+            answered: BTreeMap::new(),
+            asked: BTreeMap::new(),
+        }
+    }
+}
+
+/// The id and times of a state not yet redeemed.
+pub(super) struct Unredeemed {
+    pub(super) id: String,
+    pub(super) issued_at: u64,
+    pub(super) expires_at: u64,
+}
+
+/// A question's `params` as JSON text, written straight from typed values: a form's
+/// fields in declaration order whatever serde_json's features (a `Value` map sorts
+/// them unless `preserve_order` is on, and elicit turns on no feature for its users).
+#[derive(Clone, Debug)]
+pub(super) struct Params(pub(super) String);
+
+impl Params {
+    /// The params `value` serializes to.
+    pub(super) fn of(value: &impl Serialize) -> Params {
+        // Maps, strings and numbers: writing them cannot fail.
+        Params(serde_json::to_string(value).unwrap_or_else(|_| "{}".to_owned()))
+    }
+
+    /// The `params` of a form-mode `elicitation/create`, the problem of the last answer
+    /// above the message.
+    pub(super) fn form(
+        revision: Revision,
+        message: &str,
+        problem: Option<&str>,
+        schema: &RequestedSchema<'_>,
+    ) -> Params {
+        /// The params in the order the spec lists them, the fields in declaration order.
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct FormRequest<'a> {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            mode: Option<&'static str>,
+            message: &'a str,
+            requested_schema: &'a RequestedSchema<'a>,
+        }
+        let text = match problem {
+            Some(problem) => format!("{problem}\n\n{message}"),
+            None => message.to_owned(),
+        };
+        Params::of(&FormRequest {
+            mode: (revision >= Revision::V2025_11_25).then_some("form"),
+            message: &text,
+            requested_schema: schema,
+        })
+    }
+}
+
+/// The digest of a question (its method and params as written): 128 bits of SHA-256,
+/// base64url. The same question from the same code always has the same digest; a
+/// question whose text, schema or options changed has another.
+pub(super) fn question_digest(method: &str, params: &Params) -> String {
+    use sha2::Digest;
+    let mut hashing = sha2::Sha256::new();
+    hashing.update(method.as_bytes());
+    hashing.update([0]);
+    hashing.update(params.0.as_bytes());
+    encode(&hashing.finalize()[..16])
+}
+
+/// The digest of a wizard step's question, an `elicitation/create` request with `params`:
+/// like [`question_digest`], 128 bits of SHA-256 over all that the params hold (the
+/// revision, which decides how the schema is written and whether `mode` is sent; the
+/// message; the schema's JSON), but the schema's JSON enters as its own SHA-256, which
+/// the form keeps with the JSON it keeps written: a step's schema is hashed once, not
+/// for every question.
+pub(super) fn form_digest(params: FormParams<'_>) -> String {
+    use sha2::Digest;
+    let schema = params.schema();
+    let message = params.message();
+    let schema_digest = schema.json_digest(|json| sha2::Sha256::digest(json).into());
+    let mut hashing = sha2::Sha256::new();
+    hashing.update(b"elicitation/create");
+    // After the method, `question_digest` hashes JSON, which starts with `{`: a 1 here
+    // keeps the two kinds of digest apart.
+    hashing.update([0, 1]);
+    hashing.update(schema.revision().as_str().as_bytes());
+    hashing.update((message.len() as u64).to_be_bytes());
+    hashing.update(message.as_bytes());
+    hashing.update(schema_digest);
+    encode(&hashing.finalize()[..16])
+}
+
+fn encode(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
