@@ -136,7 +136,8 @@ impl RpcError {
     pub(super) const INTERNAL_ERROR: i64 = -32603;
     pub(super) const MISSING_CAPABILITY: i64 = -32021;
 
-    pub(super) fn new(code: i64, message: impl Into<String>, data: Option<Value>) -> RpcError {
+    /// An error with `code`, `message` and `data`.
+    pub fn new(code: i64, message: impl Into<String>, data: Option<Value>) -> RpcError {
         RpcError {
             code,
             message: message.into(),
@@ -179,6 +180,18 @@ pub enum Halt {
 impl From<AskError> for Halt {
     fn from(e: AskError) -> Halt {
         Halt::Ask(e)
+    }
+}
+
+impl Halt {
+    /// What to answer the call with: the `input_required` result, or the JSON-RPC
+    /// error.
+    pub fn into_result(self) -> Result<InputRequired, RpcError> {
+        match self {
+            Halt::InputRequired(round) => Ok(round),
+            Halt::Ask(e) => Err(e.to_rpc()),
+            Halt::Refused(e) => Err(e),
+        }
     }
 }
 

@@ -220,6 +220,53 @@ impl Engine {
         Ok(self.call(client, Channel::Rounds, Some(rounds)))
     }
 
+    /// The call of a request read as JSON (a server on no SDK): `method` is
+    /// `tools/call` or `prompts/get` and `params` its params. A 2026-07-28 request (the
+    /// version and the client's capabilities in its `_meta`) is a call in
+    /// [rounds](Self::rounds), its state bound to `principal`, the method, the
+    /// `name` and the `arguments`; any other is pushed to `handshake`, the client of the
+    /// connection's `initialize`.
+    ///
+    /// ```
+    /// use elicit_core::engine::{Channel, Client, Engine};
+    /// use elicit_core::seal::{Keyring, Sealer};
+    /// use serde_json::json;
+    ///
+    /// let engine = Engine::new(Sealer::new(Keyring::generate()));
+    /// let params = json!({"name": "book", "arguments": {}, "_meta": {
+    ///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    ///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}});
+    /// let call = engine.open("alice", "tools/call", &params, &Client::default())?;
+    /// assert_eq!(call.channel(), Channel::Rounds);
+    /// assert!(call.client().supports("form"));
+    /// # Ok::<(), elicit_core::engine::RpcError>(())
+    /// ```
+    pub fn open(
+        &self,
+        principal: &str,
+        method: &str,
+        params: &Value,
+        handshake: &Client,
+    ) -> Result<Call, RpcError> {
+        let meta = &params["_meta"];
+        let version = meta["io.modelcontextprotocol/protocolVersion"].as_str();
+        let Some(revision) = version.and_then(|v| v.parse::<Revision>().ok()) else {
+            return Ok(self.push(handshake.clone()));
+        };
+        let declared = &meta["io.modelcontextprotocol/clientCapabilities"];
+        let client = Client::new(Some(revision), declared);
+        if !revision.is_stateless() {
+            return Ok(self.push(client));
+        }
+        let name = params["name"].as_str().unwrap_or_default();
+        let binding = Binding::new(principal, method, name, &params["arguments"]);
+        let answers = match params.get("inputResponses") {
+            Some(Value::Object(answers)) => answers.clone().into_iter().collect(),
+            _ => BTreeMap::new(),
+        };
+        self.rounds(client, binding, params["requestState"].as_str(), answers)
+    }
+
     fn call(&self, client: Client, channel: Channel, rounds: Option<Rounds>) -> Call {
         let call_id = match &rounds {
             Some(r) => r.saved.call.clone(),

@@ -1,0 +1,169 @@
+//! `ticket-plain`: the cinema ticket wizard served over stdio on **no MCP SDK** — JSON-RPC
+//! lines read and written with serde_json, every question asked by the engine of
+//! `elicit-core` (`elicit_core::engine`).
+//!
+//! Both eras from one body: a client that sends `initialize` (2025-06-18, 2025-11-25) gets
+//! each step pushed as an `elicitation/create` request; a 2026-07-28 client (the version in
+//! every request's `_meta`) gets `input_required` results, the wizard's state sealed and
+//! good for one retry.
+//!
+//! The elicitation glue is what lies between the two `── elicitation glue ──` lines: the
+//! rest is the JSON-RPC plumbing any stdio server has (`examples/tests/any_server.rs` counts
+//! it and drives the server with the official Python SDK client).
+
+use std::io::{BufRead, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use elicit_core::engine::{AskError, Client, Engine, Request, RpcError, Transport};
+use elicit_core::seal::{Keyring, Sealer};
+use elicit_core::wizard::Outcome;
+use elicit_examples::ticket::{Cinema, TicketOrder};
+use serde_json::{Value, json};
+
+// ── elicitation glue ──
+/// Pushed questions: a request written to stdout, its response read from stdin.
+#[derive(Default)]
+struct Stdio(AtomicU64);
+
+impl Transport for Stdio {
+    async fn send(&self, request: Request) -> Result<Value, AskError> {
+        let id = format!("q{}", self.0.fetch_add(1, Ordering::Relaxed));
+        let (method, params) = (json!(request.method()), request.params());
+        write(&format!(
+            r#"{{"jsonrpc":"2.0","id":"{id}","method":{method},"params":{params}}}"#
+        ));
+        loop {
+            let reply = read().ok_or(AskError::Cancelled)?;
+            if reply["id"] == id.as_str() {
+                let error = || AskError::Peer(reply["error"].to_string());
+                return reply.get("result").cloned().ok_or_else(error);
+            }
+        }
+    }
+}
+
+/// What the client of an `initialize` (2025-06-18, 2025-11-25) declared.
+fn handshake(version: &str, params: &Value) -> Client {
+    Client::new(version.parse().ok(), &params["capabilities"])
+}
+
+/// A `tools/call` of `book_tickets`: the wizard on the channel the client's revision takes.
+async fn book(
+    engine: &Engine,
+    cinema: &Mutex<Cinema>,
+    handshake: &Client,
+    params: &Value,
+) -> Result<String, RpcError> {
+    let mut call = engine.open("", "tools/call", params, handshake)?;
+    let snapshot = cinema.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let text = match call
+        .wizard::<TicketOrder>(&Stdio::default(), &snapshot)
+        .await
+    {
+        Ok(Outcome::Completed(order)) => sell(cinema, &order),
+        Ok(_) => "Nothing booked.".to_owned(),
+        Err(halt) => return Ok(halt.into_result()?.to_json()),
+    };
+    Ok(json!({"resultType": "complete", "content": [{"type": "text", "text": text}]}).to_string())
+}
+// ── elicitation glue ──
+
+/// Sells the seat the wizard chose.
+fn sell(cinema: &Mutex<Cinema>, order: &TicketOrder) -> String {
+    let (date, seat) = (&order.date.date, &order.seat.seat);
+    if cinema
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take(date, seat)
+    {
+        format!("Booked seat {seat} on {date}.")
+    } else {
+        format!("Seat {seat} on {date} was just sold; nothing booked.")
+    }
+}
+
+/// The next JSON-RPC message on stdin (`None` at its end); lines that are not JSON are
+/// skipped.
+fn read() -> Option<Value> {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if std::io::stdin().lock().read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        if let Ok(message) = serde_json::from_str(&line) {
+            return Some(message);
+        }
+    }
+}
+
+/// Writes one message line to stdout.
+fn write(line: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout ends the server at its next read.
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
+fn respond(id: &Value, result: Result<String, RpcError>) {
+    match result {
+        Ok(result) => write(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#
+        )),
+        Err(e) => {
+            let error = json!({"code": e.code, "message": e.message, "data": e.data});
+            write(&json!({"jsonrpc": "2.0", "id": id, "error": error}).to_string());
+        }
+    }
+}
+
+const TOOLS: &str = r#"{"tools":[{"name":"book_tickets","description":"Book a cinema ticket: asks for a date, a free seat, snacks and a popcorn size.","inputSchema":{"type":"object"}}]}"#;
+
+fn main() {
+    let engine = Engine::new(Sealer::new(Keyring::generate()));
+    let cinema = Mutex::new(Cinema::demo());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime");
+    let mut client = Client::default();
+    while let Some(message) = read() {
+        let (Some(method), Some(id)) = (message["method"].as_str(), message.get("id")) else {
+            continue; // notifications and stray responses
+        };
+        let params = &message["params"];
+        let result = match method {
+            "initialize" => {
+                let asked = params["protocolVersion"].as_str().unwrap_or_default();
+                let version = if asked == "2025-06-18" {
+                    asked
+                } else {
+                    "2025-11-25"
+                };
+                client = handshake(version, params);
+                Ok(
+                    json!({"protocolVersion": version, "capabilities": {"tools": {}},
+                          "serverInfo": {"name": "ticket-plain", "version": "0.1.0"}})
+                    .to_string(),
+                )
+            }
+            "server/discover" => Ok(json!({
+                "supportedVersions": ["2026-07-28", "2025-11-25", "2025-06-18"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "ticket-plain", "version": "0.1.0"}})
+            .to_string()),
+            "ping" => Ok("{}".to_owned()),
+            // 2026-07-28 results say their type and how long they may be cached.
+            "tools/list" if message["params"]["_meta"].is_object() => Ok(format!(
+                r#"{{"resultType":"complete","ttlMs":0,"cacheScope":"private",{}"#,
+                &TOOLS[1..]
+            )),
+            "tools/list" => Ok(TOOLS.to_owned()),
+            "tools/call" if params["name"] == "book_tickets" => {
+                runtime.block_on(book(&engine, &cinema, &client, params))
+            }
+            "tools/call" => Err(RpcError::new(-32602, "no such tool", None)),
+            _ => Err(RpcError::new(-32601, format!("no method {method}"), None)),
+        };
+        respond(id, result);
+    }
+}
