@@ -537,7 +537,7 @@ pub fn drive<W: Wizard>(
     driven
 }
 
-fn lenient_passes(request: &elicit_core::wizard::Request, answer: &Answer) -> bool {
+fn lenient_passes(request: &elicit_core::wizard::Question, answer: &Answer) -> bool {
     request
         .form()
         .validate(answer.content.as_ref(), Strictness::Lenient)
@@ -546,7 +546,7 @@ fn lenient_passes(request: &elicit_core::wizard::Request, answer: &Answer) -> bo
 
 /// A request the server sends is well-formed and our own client reads its schema
 /// back to the same fields.
-fn check_request(request: &elicit_core::wizard::Request) {
+fn check_request(request: &elicit_core::wizard::Question) {
     assert!(!request.message().is_empty());
     let params = serde_json::to_value(request.params()).unwrap();
     let schema = &params["requestedSchema"];

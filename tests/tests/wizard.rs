@@ -385,7 +385,7 @@ fn refused(
     flow: &mut Flow<offered::Offered>,
     prepared: &elicit_core::wizard::Prepared,
     answer: Value,
-) -> elicit_core::wizard::Request {
+) -> elicit_core::wizard::Question {
     flow.answer(prepared, Action::Accept, Some(answer)).unwrap();
     match flow.poll(prepared, Revision::V2025_11_25).unwrap() {
         Poll::Ask(again) => again,

@@ -1,4 +1,4 @@
-//! Running a wizard: [`Flow`] asks its steps one [`Request`] at a time, takes the
+//! Running a wizard: [`Flow`] asks its steps one [`Question`] at a time, takes the
 //! answers, and ends with an [`Outcome`].
 
 use std::borrow::Cow;
@@ -49,7 +49,7 @@ pub enum Outcome<W> {
 
 /// The next form to show.
 #[derive(Clone, Debug)]
-pub struct Request {
+pub struct Question {
     step: StepId,
     message: Message,
     form: StepForm,
@@ -57,7 +57,7 @@ pub struct Request {
     attempt: u32,
 }
 
-impl Request {
+impl Question {
     /// Which step asks.
     pub fn step(&self) -> StepId {
         self.step
@@ -89,7 +89,9 @@ impl Request {
     }
 
     /// The `params` of an `elicitation/create` request (form mode): the message and the
-    /// `requestedSchema`, serialized straight from the form.
+    /// `requestedSchema`, serialized straight from the form. Write them as text
+    /// (`serde_json::to_string`) to keep the fields in declaration order: a
+    /// `serde_json::Value` sorts them unless serde_json's `preserve_order` is on.
     ///
     /// ```
     /// # use elicit_core::wizard::{Flow, Poll};
@@ -99,8 +101,9 @@ impl Request {
     /// # #[derive(Wizard)]
     /// # struct SignUp { #[step(message = "Your name?")] name: Name }
     /// let mut flow = Flow::<SignUp>::new();
-    /// let Poll::Ask(request) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
-    /// let params = serde_json::to_value(request.params())?;
+    /// let Poll::Ask(question) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
+    /// let text = serde_json::to_string(&question.params())?;
+    /// let params: serde_json::Value = serde_json::from_str(&text)?;
     /// assert_eq!(params["message"], "Your name?");
     /// assert_eq!(params["requestedSchema"]["required"], serde_json::json!(["name"]));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -113,7 +116,7 @@ impl Request {
     }
 }
 
-/// Where a [`Request`]'s message is.
+/// Where a [`Question`]'s message is.
 #[derive(Clone, Debug)]
 enum Message {
     /// The step's static message.
@@ -125,7 +128,7 @@ enum Message {
 }
 
 /// The `params` of a form-mode `elicitation/create` request, serialized straight to
-/// JSON; see [`Request::params`].
+/// JSON; see [`Question::params`].
 #[derive(Clone, Copy, Debug)]
 pub struct FormParams<'a> {
     message: &'a str,
@@ -164,7 +167,7 @@ impl Serialize for FormParams<'_> {
 #[derive(Debug)]
 pub enum Poll<W> {
     /// Show this form and hand the answer to [`Flow::answer`].
-    Ask(Request),
+    Ask(Question),
     /// The flow is over.
     Done(Outcome<W>),
 }
@@ -252,8 +255,8 @@ impl std::error::Error for WizardError {
 /// let mut flow = Flow::<SignUp>::new();
 /// let answers = [json!({"name": "Ada"}), json!({"age": 36})];
 /// for answer in answers {
-///     let Poll::Ask(request) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
-///     assert!(!request.message().is_empty());
+///     let Poll::Ask(question) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
+///     assert!(!question.message().is_empty());
 ///     flow.answer(&(), Action::Accept, Some(answer))?;
 /// }
 /// match flow.poll(&(), Revision::V2025_11_25)? {
@@ -394,7 +397,7 @@ impl<W: Wizard> Flow<W> {
             })
     }
 
-    fn request(&mut self, index: usize, revision: Revision) -> Result<Request, WizardError> {
+    fn request(&mut self, index: usize, revision: Revision) -> Result<Question, WizardError> {
         let step = Self::step_id(index);
         let form = self.step_form(index)?;
         let Some(pending) = self.state.pending.as_ref() else {
@@ -412,7 +415,7 @@ impl<W: Wizard> Flow<W> {
                 Message::Owned(format!("{reason}\n\n{base}"))
             }
         };
-        Ok(Request {
+        Ok(Question {
             step,
             message,
             form,

@@ -127,7 +127,7 @@ use serde_json::Value;
 
 use crate::form::Form;
 
-pub use flow::{Flow, FormParams, Outcome, Poll, Request, StepId, WizardError};
+pub use flow::{Flow, FormParams, Outcome, Poll, Question, StepId, WizardError};
 pub use state::{StateError, WizardState};
 pub use step::{Prepared, PreparedForm};
 
