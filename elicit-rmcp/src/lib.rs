@@ -486,16 +486,15 @@ impl QuestionCache {
 
     /// rmcp's request for `request`.
     fn get_or_build(&self, request: &Request) -> Result<InputRequest, McpError> {
-        let key = request.digest().to_owned();
         let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(built) = cache.get(&key) {
+        if let Some(built) = cache.get(request.digest()) {
             return Ok(built.clone());
         }
         let built = input_request(request)?;
         if cache.len() >= Self::CAPACITY {
             cache.clear();
         }
-        cache.insert(key, built.clone());
+        cache.insert(request.digest().to_owned(), built.clone());
         Ok(built)
     }
 }
@@ -534,4 +533,58 @@ fn input_required(
         Some(requests),
         Some(round.state().to_owned()),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use elicit_core::engine::Input;
+    use elicit_core::engine::{Client, Engine, Halt};
+    use elicit_core::seal::{Keyring, Sealer};
+    use elicit_core::{Field, FieldKind, Form};
+
+    /// rmcp's typed question, read from the text the engine wrote, keeps the fields in
+    /// declaration order (its `property_order`).
+    #[test]
+    fn rmcp_questions_keep_declaration_order() {
+        let form = Form::new(vec![
+            Field::new("zeta", true, FieldKind::Boolean { default: None }),
+            Field::new("alpha", false, FieldKind::Boolean { default: None }),
+        ])
+        .unwrap();
+        let engine = Engine::new(Sealer::new(Keyring::generate()));
+        let client = Client::new(
+            Some(Revision::V2026_07_28),
+            &serde_json::json!({"elicitation": {}}),
+        );
+        let binding = Binding::new("", "tools/call", "t", &Value::Null);
+        let mut call = engine
+            .rounds(client, binding, None, BTreeMap::new())
+            .unwrap();
+        let asked = Input::Form {
+            key: "k",
+            message: "Which?",
+            form: &form,
+        };
+        let mut poll = std::pin::pin!(call.inputs(&(), vec![asked]));
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        let std::task::Poll::Ready(Err(Halt::InputRequired(round))) = poll.as_mut().poll(&mut cx)
+        else {
+            panic!("the question ends the round")
+        };
+        let InputRequest::Elicitation(request) = input_request(&round.requests()[0]).unwrap()
+        else {
+            panic!("not an elicitation")
+        };
+        let ::rmcp::model::ElicitRequestParams::FormElicitationParams {
+            requested_schema, ..
+        } = request.params
+        else {
+            panic!("not a form")
+        };
+        assert_eq!(
+            requested_schema.property_order.as_deref(),
+            Some(&["zeta".to_owned(), "alpha".to_owned()][..])
+        );
+    }
 }

@@ -294,7 +294,7 @@ impl Call {
         }
         let revision = self.require("form")?;
         let schema = form.requested_schema(revision).map_err(AskError::Schema)?;
-        let params = |problem: Option<&str>| Params::form(revision, message, problem, &schema);
+        let params = |problem: Option<&str>| Params::form(message, problem, &schema);
         if self.channel != Channel::Rounds {
             let key = match key {
                 Some(key) => key.to_owned(),
@@ -388,7 +388,7 @@ impl Call {
                             question.step().index,
                             question.attempt()
                         );
-                        let params = Params::of(&question.params());
+                        let params = Params::step(question.params());
                         let result = to.send(request(key, "elicitation/create", params)).await?;
                         let (action, content) = split_result_owned(result)
                             .map_err(|e| Halt::Ask(AskError::Answer(e)))?;
@@ -430,7 +430,7 @@ impl Call {
                             .map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
                         continue;
                     }
-                    let params = Params::of(&question.params());
+                    let params = Params::step(question.params());
                     let asked = self.asked(key, digest, None, "elicitation/create", params);
                     return self.suspend(
                         Pending {
@@ -576,10 +576,6 @@ impl Call {
                 .map(|(input, result)| self.read_input(input, result).map_err(replay_error))
                 .collect();
         }
-        let revision = self
-            .client
-            .revision
-            .unwrap_or(crate::form::Revision::V2025_06_18);
         let mut prepared = Vec::with_capacity(inputs.len());
         for input in &inputs {
             prepared.push(match input {
@@ -588,7 +584,7 @@ impl Call {
                     let schema = form.requested_schema(revision).map_err(AskError::Schema)?;
                     (
                         "elicitation/create",
-                        Params::form(revision, message, None, &schema),
+                        Params::form(message, None, &schema),
                         Some(schema),
                     )
                 }
@@ -607,9 +603,8 @@ impl Call {
                     .map(|(input, (method, params, schema))| async move {
                         Ok(match (input, schema) {
                             (Input::Form { key, message, form }, Some(schema)) => {
-                                let params = |problem: Option<&str>| {
-                                    Params::form(revision, message, problem, &schema)
-                                };
+                                let params =
+                                    |problem: Option<&str>| Params::form(message, problem, &schema);
                                 let answer =
                                     this.send_form(to, key, form, &params, valid_value).await?;
                                 InputAnswer::Form {
@@ -665,7 +660,7 @@ impl Call {
             }
             let (params, sent) = match (input, problem, schema) {
                 (Input::Form { message, .. }, Some(problem), Some(schema)) => {
-                    let params = Params::form(revision, message, Some(&problem), &schema);
+                    let params = Params::form(message, Some(&problem), &schema);
                     let sent = question_digest(method, &params);
                     (params, Some(sent))
                 }

@@ -90,29 +90,38 @@ impl Params {
     /// The `params` of a form-mode `elicitation/create`, the problem of the last answer
     /// above the message.
     pub(super) fn form(
-        revision: Revision,
         message: &str,
         problem: Option<&str>,
         schema: &RequestedSchema<'_>,
     ) -> Params {
-        /// The params in the order the spec lists them, the fields in declaration order.
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct FormRequest<'a> {
-            #[serde(skip_serializing_if = "Option::is_none")]
-            mode: Option<&'static str>,
-            message: &'a str,
-            requested_schema: &'a RequestedSchema<'a>,
+        match problem {
+            Some(problem) => Params::write_form(&format!("{problem}\n\n{message}"), schema),
+            None => Params::write_form(message, schema),
         }
-        let text = match problem {
-            Some(problem) => format!("{problem}\n\n{message}"),
-            None => message.to_owned(),
-        };
-        Params::of(&FormRequest {
-            mode: (revision >= Revision::V2025_11_25).then_some("form"),
-            message: &text,
-            requested_schema: schema,
-        })
+    }
+
+    /// The `params` of a wizard step's question.
+    pub(super) fn step(params: FormParams<'_>) -> Params {
+        Params::write_form(params.message(), &params.schema())
+    }
+
+    /// `{"mode": "form", "message": .., "requestedSchema": ..}` in the order the spec lists
+    /// them (no `mode` on 2025-06-18), the schema as the form keeps it written (its fields
+    /// in declaration order): no field is serialized again for a question asked again.
+    fn write_form(message: &str, schema: &RequestedSchema<'_>) -> Params {
+        let json = std::str::from_utf8(schema.json()).unwrap_or("{}");
+        let mut text = String::with_capacity(json.len() + message.len() + 64);
+        text.push('{');
+        if schema.revision() >= Revision::V2025_11_25 {
+            text.push_str(r#""mode":"form","#);
+        }
+        text.push_str(r#""message":"#);
+        // A string always serializes.
+        text.push_str(&serde_json::to_string(message).unwrap_or_default());
+        text.push_str(r#","requestedSchema":"#);
+        text.push_str(json);
+        text.push('}');
+        Params(text)
     }
 }
 
@@ -154,4 +163,40 @@ pub(super) fn form_digest(params: FormParams<'_>) -> String {
 fn encode(bytes: &[u8]) -> String {
     use base64::Engine;
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::form::{Field, FieldKind, Form};
+
+    /// The text of a question lists the form's fields in declaration order, whatever the
+    /// names sort to and whatever serde_json's features, and is the JSON serde writes.
+    #[test]
+    fn question_text_keeps_declaration_order() {
+        let form = Form::new(vec![
+            Field::new("zeta", true, FieldKind::Boolean { default: None }),
+            Field::new("alpha", false, FieldKind::Boolean { default: None }),
+        ])
+        .unwrap();
+        for &revision in Revision::ALL {
+            let schema = form.requested_schema(revision).unwrap();
+            let text = Params::form("Which?", Some("Try \"again\""), &schema).0;
+            let (zeta, alpha) = (
+                text.find("\"zeta\"").unwrap(),
+                text.find("\"alpha\"").unwrap(),
+            );
+            assert!(zeta < alpha, "{text}");
+            let read: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(read["message"], "Try \"again\"\n\nWhich?");
+            assert_eq!(
+                read["requestedSchema"],
+                serde_json::to_value(schema).unwrap()
+            );
+            assert_eq!(
+                read.get("mode").is_some(),
+                revision >= Revision::V2025_11_25
+            );
+        }
+    }
 }
