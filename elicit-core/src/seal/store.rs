@@ -6,7 +6,7 @@
 //! redemption wins, a second one (a replayed retry, on this replica or another) is
 //! refused. An entry needs to live only as long as the state could still open.
 //!
-//! - [`MemoryStore`]: one process (the default of `mcp::Elicitor`).
+//! - [`MemoryStore`]: one process (the default of `engine::Engine`, and so of `elicit_rmcp::Elicitor`).
 //! - `RedisStore` (feature `redis`): replicas behind a load balancer share it, so a
 //!   state redeemed on one is refused on every other.
 //!
