@@ -230,19 +230,16 @@ impl Elicitor {
         ctx: &RequestContext<RoleServer>,
         params: &CallToolRequestParams,
     ) -> Result<Session, McpError> {
-        let args = params
-            .arguments
-            .clone()
-            .map(Value::Object)
-            .unwrap_or(Value::Null);
-        let binding = Binding::new(principal, "tools/call", &params.name, &args);
-        self.session(
+        self.call(
             ctx,
-            Some(binding),
+            Binding::new(
+                principal,
+                "tools/call",
+                &params.name,
+                &object(&params.arguments),
+            ),
             params.request_state.as_deref(),
-            params.input_responses.clone(),
-            None,
-            None,
+            &params.input_responses,
         )
     }
 
@@ -263,20 +260,29 @@ impl Elicitor {
         ctx: &RequestContext<RoleServer>,
         params: &GetPromptRequestParams,
     ) -> Result<Session, McpError> {
-        let args = params
-            .arguments
-            .clone()
-            .map(Value::Object)
-            .unwrap_or(Value::Null);
-        let binding = Binding::new(principal, "prompts/get", &params.name, &args);
-        self.session(
+        self.call(
             ctx,
-            Some(binding),
+            Binding::new(
+                principal,
+                "prompts/get",
+                &params.name,
+                &object(&params.arguments),
+            ),
             params.request_state.as_deref(),
-            params.input_responses.clone(),
-            None,
-            None,
+            &params.input_responses,
         )
+    }
+
+    /// A session for a call bound to `binding`, with the request's state and answers.
+    fn call(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        binding: Binding,
+        request_state: Option<&str>,
+        responses: &Option<BTreeMap<String, Value>>,
+    ) -> Result<Session, McpError> {
+        let responses = responses.clone();
+        self.session(ctx, Some(binding), request_state, responses, None, None)
     }
 
     /// A session for the call of `ctx`. `binding` is what its state is bound to (needed
@@ -328,6 +334,11 @@ impl Elicitor {
             reply,
         ))
     }
+}
+
+/// A request's arguments as the value they are bound as (none: `null`).
+fn object(arguments: &Option<serde_json::Map<String, Value>>) -> Value {
+    arguments.clone().map(Value::Object).unwrap_or(Value::Null)
 }
 
 /// The negotiated revision of the call's connection (per request on 2026-07-28), when

@@ -2,6 +2,7 @@
 
 pub mod clock;
 pub mod forms;
+pub mod python_sdk;
 pub mod redis_server;
 pub mod servers;
 pub mod terminal;

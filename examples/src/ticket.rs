@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use elicit_core::wizard::{Prepared, PreparedForm};
+use elicit_core::wizard::{Outcome, Prepared, PreparedForm};
 use elicit_core::{Choice, Elicit, Wizard};
 use serde::Deserialize;
 use time::Date;
@@ -51,6 +51,20 @@ fn seat_step(date: &str, seats: Arc<[Choice]>) -> Prepared {
 }
 
 impl Cinema {
+    /// What a booking tool answers for the wizard's outcome, in words: the seat it
+    /// chose sold, or why nothing was booked.
+    pub fn book(&mut self, outcome: Outcome<TicketOrder>) -> String {
+        let Outcome::Completed(order) = outcome else {
+            return "Nothing booked.".to_owned();
+        };
+        let (date, seat) = (&order.date.date, &order.seat.seat);
+        if self.take(date, seat) {
+            format!("Booked seat {seat} on {date}.")
+        } else {
+            format!("Seat {seat} on {date} was just sold; nothing booked.")
+        }
+    }
+
     /// The demo inventory counted from `today`: tomorrow's show is sold out, the shows in
     /// three days (seats A1, A2, B4) and in four days (seat C1) have seats.
     pub fn demo_from(today: Date) -> Cinema {

@@ -12,12 +12,11 @@
 //! it and drives the server with the official Python SDK client).
 
 use std::io::{BufRead, Write};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use elicit_core::engine::{AskError, Client, Engine, Request, RpcError, Transport};
 use elicit_core::seal::{Keyring, Sealer};
-use elicit_core::wizard::Outcome;
 use elicit_examples::ticket::{Cinema, TicketOrder};
 use serde_json::{Value, json};
 
@@ -56,31 +55,21 @@ async fn book(
     params: &Value,
 ) -> Result<String, RpcError> {
     let mut call = engine.open("", "tools/call", params, handshake)?;
-    let snapshot = cinema.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let snapshot = locked(cinema).clone();
     let text = match call
         .wizard::<TicketOrder>(&Stdio::default(), &snapshot)
         .await
     {
-        Ok(Outcome::Completed(order)) => sell(cinema, &order),
-        Ok(_) => "Nothing booked.".to_owned(),
+        Ok(outcome) => locked(cinema).book(outcome),
         Err(halt) => return Ok(halt.into_result()?.to_json()),
     };
     Ok(json!({"resultType": "complete", "content": [{"type": "text", "text": text}]}).to_string())
 }
 // ── elicitation glue ──
 
-/// Sells the seat the wizard chose.
-fn sell(cinema: &Mutex<Cinema>, order: &TicketOrder) -> String {
-    let (date, seat) = (&order.date.date, &order.seat.seat);
-    if cinema
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .take(date, seat)
-    {
-        format!("Booked seat {seat} on {date}.")
-    } else {
-        format!("Seat {seat} on {date} was just sold; nothing booked.")
-    }
+/// The seats, locked (a panic elsewhere does not poison them for the next call).
+fn locked(cinema: &Mutex<Cinema>) -> MutexGuard<'_, Cinema> {
+    cinema.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The next JSON-RPC message on stdin (`None` at its end); lines that are not JSON are

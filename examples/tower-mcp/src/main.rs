@@ -22,12 +22,11 @@
 //! 2025-11-25, not 2025-06-18 too: tower-mcp does not tell a tool which revision its
 //! session negotiated, and elicit writes some forms differently for each.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use elicit_core::Revision;
 use elicit_core::engine::{AskError, Client, Engine, InputRequired, Request, RpcError, Transport};
 use elicit_core::seal::{Keyring, Sealer};
-use elicit_core::wizard::Outcome;
 use elicit_examples::ticket::{Cinema, TicketOrder};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -48,6 +47,13 @@ struct NoArguments {}
 struct Shop {
     engine: Engine,
     cinema: Mutex<Cinema>,
+}
+
+impl Shop {
+    /// The seats, locked (a panic elsewhere does not poison them for the next call).
+    fn cinema(&self) -> MutexGuard<'_, Cinema> {
+        self.cinema.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 // ── elicitation glue ──
@@ -80,12 +86,12 @@ async fn book(shop: Arc<Shop>, ctx: RequestContext) -> Reply {
     let handshake = Client::new(Some(Revision::V2025_11_25), &declared);
     let open = shop.engine.open("", "tools/call", &params, &handshake);
     let mut call = open.map_err(rpc)?;
-    let snapshot = Cinema::clone(&shop.cinema.lock().unwrap_or_else(|e| e.into_inner()));
-    match call.wizard::<TicketOrder>(&Push(ctx), &snapshot).await {
-        Ok(Outcome::Completed(order)) => Ok(CallToolResult::text(sell(&shop, &order)).into()),
-        Ok(_) => Ok(CallToolResult::text("Nothing booked.").into()),
-        Err(halt) => as_written(halt.into_result().map_err(rpc)?),
-    }
+    let snapshot = shop.cinema().clone();
+    let text = match call.wizard::<TicketOrder>(&Push(ctx), &snapshot).await {
+        Ok(outcome) => shop.cinema().book(outcome),
+        Err(halt) => return as_written(halt.into_result().map_err(rpc)?),
+    };
+    Ok(CallToolResult::text(text).into())
 }
 
 /// The `input_required` result of a round, each form field as elicit wrote it: tower-mcp's
@@ -110,21 +116,6 @@ fn rpc(e: RpcError) -> tower_mcp::Error {
     serde_json::from_value::<JsonRpcError>(error).map_or_else(Into::into, Into::into)
 }
 // ── elicitation glue ──
-
-/// Sells the seat the wizard chose.
-fn sell(shop: &Shop, order: &TicketOrder) -> String {
-    let (date, seat) = (&order.date.date, &order.seat.seat);
-    if shop
-        .cinema
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .take(date, seat)
-    {
-        format!("Booked seat {seat} on {date}.")
-    } else {
-        format!("Seat {seat} on {date} was just sold; nothing booked.")
-    }
-}
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), tower_mcp::BoxError> {

@@ -1,0 +1,124 @@
+//! Driving a ticket-wizard server with the official MCP Python SDK client (`mcp` 2.3.0),
+//! for the tests of the servers on other stacks (`examples/tests/any_server.rs`,
+//! `examples/tower-mcp/tests/python_sdk.rs`).
+//!
+//! The Python SDK is found through `ELICIT_PYTHON` (an interpreter with `mcp==2.3.0`;
+//! `.ci/run` makes one). Without it a drive is skipped with a note, except under CI
+//! (`CI` or `ELICIT_REQUIRE_PYTHON_SDK` set), where it fails.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The Python interpreter with the SDK, or `None` (and why) when this machine has none.
+fn python() -> Option<String> {
+    match std::env::var("ELICIT_PYTHON") {
+        Ok(python) => Some(python),
+        Err(_)
+            if ["CI", "ELICIT_REQUIRE_PYTHON_SDK"]
+                .iter()
+                .any(|v| std::env::var_os(v).is_some()) =>
+        {
+            panic!("ELICIT_PYTHON is not set: CI needs the Python SDK (see .ci/run)")
+        }
+        Err(_) => {
+            eprintln!("skipped: set ELICIT_PYTHON to a python with mcp==2.3.0 to run this");
+            None
+        }
+    }
+}
+
+/// Runs the SDK client (`tests/python/ticket_client.py`) against the server `binary` in
+/// `era` (`legacy` or `2026-07-28`); what it printed.
+fn drive(python: &str, era: &str, binary: &str) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/python/ticket_client.py");
+    let mut child = Command::new(python)
+        .arg(script)
+        .args([era, binary])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python starts");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the {era} drive took over a minute"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "the {era} drive failed");
+    serde_json::from_slice(&output.stdout).expect("the driver prints JSON")
+}
+
+/// Checks a drive: booked, every step asked twice (the second time with the problem of
+/// the unusable first answer above the message), the fields in declaration order.
+fn check_steps(era: &str, out: &Value) {
+    assert_eq!(out["text"], "Booked seat A2 on 2025-02-03.", "{era}: {out}");
+    let asked = out["asked"].as_array().unwrap();
+    let steps = [
+        (vec!["date"], "No seats left on 2025-02-01"),
+        (vec!["seat"], "Seat: \"Z9\" is not one of the options"),
+        (vec!["popcorn", "drink"], "Popcorn?: expected true or false"),
+        (vec!["size"], "Size: \"huge\" is not one of the options"),
+    ];
+    assert_eq!(asked.len(), steps.len() * 2, "{era}: {out}");
+    for (i, (fields, problem)) in steps.iter().enumerate() {
+        let (first, again) = (&asked[2 * i], &asked[2 * i + 1]);
+        // Fields in declaration order, on the wire as the client read it.
+        assert_eq!(first["fields"], serde_json::json!(fields), "{era}: {out}");
+        let (first, again) = (
+            first["message"].as_str().unwrap(),
+            again["message"].as_str().unwrap(),
+        );
+        assert!(!first.contains(problem), "{era}: {first}");
+        assert!(
+            again.starts_with(problem) && again.ends_with(first),
+            "{era}: {again}"
+        );
+    }
+}
+
+/// The non-blank, non-comment lines between the two `// ── elicitation glue ──` lines.
+pub fn glue_lines(source: &str) -> usize {
+    let marker = "\n// ── elicitation glue ──\n";
+    let glue = source
+        .split(marker)
+        .nth(1)
+        .expect("the source marks its glue");
+    glue.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .count()
+}
+
+/// The pushed era (`initialize`, 2025-11-25) through the server `binary`: booked, every
+/// step asked again after an unusable answer.
+pub fn check_pushed(binary: &str) {
+    let Some(python) = python() else { return };
+    check_steps("legacy", &drive(&python, "legacy", binary));
+}
+
+/// 2026-07-28 through the server `binary`: the same booking in rounds, and a replayed
+/// state refused.
+pub fn check_rounds(binary: &str) {
+    let Some(python) = python() else { return };
+    let out = drive(&python, "2026-07-28", binary);
+    check_steps("2026-07-28", &out);
+    assert_eq!(out["once"], "InputRequiredResult", "{out}");
+    let replay = out["replay"].as_str().unwrap();
+    assert!(replay.contains("used before"), "{replay}");
+}
+
+/// The elicitation glue of the server whose `source` this is, named `name`, stays at
+/// most 40 lines (and the markers still frame it).
+pub fn check_glue(name: &str, source: &str) {
+    let lines = glue_lines(source);
+    assert!(lines <= 40, "{name}'s elicitation glue is {lines} lines");
+    assert!(
+        lines >= 20,
+        "the markers still frame {name}'s glue ({lines} lines)"
+    );
+}
