@@ -195,7 +195,7 @@ impl std::error::Error for KeyError {}
 
 /// The current sealing key and the previous keys that still open tokens.
 ///
-/// The text form is described in the [module docs](self#keys-and-rotation).
+/// The text form is described in the [module docs](super#keys-and-rotation).
 #[derive(Clone, Debug)]
 pub struct Keyring {
     /// Never empty; the first is current.
@@ -232,7 +232,7 @@ impl Keyring {
     }
 
     /// Reads the keyring from the environment variable `var`, in the text form of the
-    /// [module docs](self#keys-and-rotation), such as
+    /// [module docs](super#keys-and-rotation), such as
     /// `ELICIT_KEYS=k2:BASE64KEY,k1:BASE64KEY`.
     pub fn from_env(var: &str) -> Result<Keyring, KeyError> {
         std::env::var(var)

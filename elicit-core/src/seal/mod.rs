@@ -50,7 +50,7 @@
 //!
 //! A token sealed for another binding fails authentication exactly like a changed
 //! token: the cipher cannot tell the two apart, so both are [`SealError::Tampered`].
-//! A token sealed in the future (more than the clock skew allowed, [`CLOCK_SKEW`] by
+//! A token sealed in the future (more than the clock skew allowed, 30 seconds by
 //! default, ahead of the opener's clock) is refused: a replica whose clock runs fast
 //! cannot hand out states that live longer elsewhere.
 //!
@@ -109,12 +109,12 @@ use serde_json::Value;
 pub const MAX_TOKEN_LEN: usize = 64 * 1024;
 
 /// How long a sealed token opens (15 minutes), unless the [`Sealer`] says otherwise.
-pub const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
+const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
 
 /// How far ahead of the opener's clock a token's time of sealing may be (30 seconds),
 /// unless the [`Sealer`] says otherwise: replicas' clocks differ a little, never by
 /// minutes.
-pub const CLOCK_SKEW: Duration = Duration::from_secs(30);
+const CLOCK_SKEW: Duration = Duration::from_secs(30);
 
 const VERSION: &str = "v4";
 const NONCE_LEN: usize = 12;
@@ -337,7 +337,8 @@ pub struct Sealer {
 }
 
 impl Sealer {
-    /// A sealer with the [`DEFAULT_TTL`].
+    /// A sealer whose tokens open for 15 minutes, refused when sealed more than 30 s
+    /// ahead of the opener's clock.
     pub fn new(keyring: Keyring) -> Sealer {
         Sealer {
             keyring,
@@ -354,7 +355,7 @@ impl Sealer {
     }
 
     /// How far ahead of this sealer's clock another replica's time of sealing may be
-    /// ([`CLOCK_SKEW`] by default; whole seconds).
+    /// (30 seconds by default; whole seconds).
     pub fn with_clock_skew(mut self, skew: Duration) -> Sealer {
         self.skew = skew;
         self

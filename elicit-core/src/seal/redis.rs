@@ -7,7 +7,7 @@ use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use super::store::{Redeem, RedeemStore, Redemption, StoreError};
 
 /// How long one redemption may wait for Redis before the state is refused (2 s).
-pub const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
+const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Redeemed state ids in Redis (feature `redis`): one key per id, set only if absent
 /// (`SET elicit:redeemed:<id> 1 NX EXAT <expiry>`), so of two replicas redeeming the

@@ -99,7 +99,7 @@ impl std::error::Error for StoreError {
 
 /// The most ids a [`MemoryStore`] holds unless told otherwise (1,000,000, about 40 MB
 /// at most): 1,100 rounds a second for the whole 15-minute default lifetime of a state.
-pub const MEMORY_STORE_CAPACITY: usize = 1_000_000;
+const MEMORY_STORE_CAPACITY: usize = 1_000_000;
 
 /// Redeemed ids in this process's memory, each forgotten once its state has expired.
 ///
@@ -126,7 +126,8 @@ struct Live {
 }
 
 impl MemoryStore {
-    /// An empty store holding at most [`MEMORY_STORE_CAPACITY`] ids.
+    /// An empty store holding at most 1,000,000 ids (about 40 MB at most: 1,100 rounds
+    /// a second for the whole 15-minute default lifetime of a state).
     pub fn new() -> MemoryStore {
         MemoryStore::with_capacity(MEMORY_STORE_CAPACITY)
     }

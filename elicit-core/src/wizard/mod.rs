@@ -14,7 +14,7 @@
 //! | Attribute | Meaning |
 //! |---|---|
 //! | `#[wizard(context = T)]` | Server-side data the hooks read (inventory, user, clock); `()` when absent. |
-//! | `#[wizard(attempts = N)]` | Answers a step may get before the flow fails (default [`DEFAULT_ATTEMPTS`]). |
+//! | `#[wizard(attempts = N)]` | Answers a step may get before the flow fails (default 3). |
 //! | `#[step(message = "...")]` | The question shown above the step's form (required). |
 //! | `#[step(check = f)]` | `fn(&Context, &Progress, &Form) -> Result<(), String>`: reject a valid answer with a reason; the step is asked again with the reason in its message. |
 //! | `#[step(prepare = f)]` | `fn(&Context, &Progress) -> Prepared`: the message, options and defaults of this step computed from earlier answers. Answers are checked against the options actually offered. |
@@ -131,7 +131,9 @@ pub use flow::{Flow, FormParams, Outcome, Poll, Question, StepId, WizardError};
 pub use state::{StateError, WizardState};
 pub use step::{Prepared, PreparedForm};
 
-/// How many times a step is asked before the flow fails, unless the step says otherwise.
+/// How many times a step is asked before the flow fails, unless the step says otherwise
+/// (for the derive's generated code; the value is documented on `#[wizard(attempts)]`).
+#[doc(hidden)]
 pub const DEFAULT_ATTEMPTS: u32 = 3;
 
 /// What the derive knows about one step. Written by the derive; not part of the API.
