@@ -414,10 +414,15 @@ pub trait Transport: Sync {
     fn send(&self, request: Request) -> impl Future<Output = Result<Value, AskError>> + Send;
 }
 
-/// No transport: a call in rounds never sends (a pushed question fails as cancelled).
+/// No transport: a call in rounds never sends. A question pushed or asked in a task
+/// through it fails, saying that the call needs the adapter's transport.
 impl Transport for () {
     async fn send(&self, _: Request) -> Result<Value, AskError> {
-        Err(AskError::Cancelled)
+        Err(AskError::Peer(
+            "this call pushes its questions (or asks them in a task), but was given no \
+             transport: pass the adapter's Transport instead of ()"
+                .to_owned(),
+        ))
     }
 }
 
