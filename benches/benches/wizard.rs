@@ -52,7 +52,7 @@ fn round(state: &str, cinema: &Cinema, answer: Value) -> (String, String) {
     let mut flow = Flow::<TicketOrder>::restore(state).unwrap();
     flow.answer(cinema, Action::Accept, Some(answer)).unwrap();
     let params = ask(&mut flow, cinema);
-    (params, serde_json::to_string(&flow.into_state()).unwrap())
+    (params, serde_json::to_string(flow.state()).unwrap())
 }
 
 /// One MRTR round as the 2026-07-28 adapter runs it: bind the request (its arguments
@@ -72,7 +72,7 @@ fn sealed_round(
     let mut flow = Flow::<TicketOrder>::restore(state).unwrap();
     flow.answer(cinema, Action::Accept, Some(answer)).unwrap();
     let params = ask(&mut flow, cinema);
-    (params, sealer.seal(binding, &flow.into_state()).unwrap())
+    (params, sealer.seal(binding, flow.state()).unwrap())
 }
 
 fn wizard(c: &mut Criterion) {
@@ -127,7 +127,7 @@ fn wizard(c: &mut Criterion) {
             )
         });
         // The round's sealing alone: bind, open and parse the state; write and seal it.
-        let state = flow_at(step, &cinema).into_state();
+        let state = flow_at(step, &cinema).state().clone();
         g.bench_function(format!("step_{name}/bind_open_seal_only"), |b| {
             b.iter(|| {
                 let binding = Binding::new("", "tools/call", "book_tickets", &arguments);

@@ -55,10 +55,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
-pub mod answer;
+mod answer;
 pub mod client;
-pub mod form;
+mod form;
 pub mod wizard;
 
 #[cfg(feature = "seal")]
@@ -69,8 +70,13 @@ pub mod seal;
 #[doc(hidden)]
 pub mod __private;
 
-pub use answer::{Action, AnswerError, Confirm, Elicit, Elicitation, Strictness, ValidationErrors};
-pub use form::{Choice, Field, FieldKind, Form, Format, Options, RequestedSchema, Revision};
+pub use answer::{
+    Action, AnswerError, Confirm, Elicit, Elicitation, FieldError, Problem, Strictness,
+    ValidationErrors,
+};
+pub use form::{
+    Choice, Choices, Field, FieldKind, Form, FormError, Format, Options, RequestedSchema, Revision,
+};
 
 /// Derives [`Elicit`] for a struct of form fields, or the options of a select for a
 /// unit enum. The attributes are described in `docs/attributes.md` in the repository.

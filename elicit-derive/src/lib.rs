@@ -1,5 +1,6 @@
 //! Derive macros for [`elicit-core`](https://docs.rs/elicit-core). Use them through
 //! `elicit_core::Elicit`; the attributes are documented there.
+#![forbid(unsafe_code)]
 
 mod ast;
 mod attr;

@@ -1,10 +1,10 @@
 //! The client side over rmcp (feature `client`): [`FormClient`] is an rmcp
 //! [`ClientHandler`] that puts every elicitation in front of an [`Asker`] — a terminal,
-//! a GUI, a [`Script`](elicit_core::client::Script).
+//! a GUI, a script (`elicit_examples::script::Script` in the repository).
 //!
 //! It declares the elicitation capability (form mode; URL mode when asked for), reads the
-//! server's schema with [`read_schema_json`], its fields in the server's order (a schema
-//! outside the MCP subset, or a message past [`MAX_MESSAGE`],
+//! server's schema with [`read_schema`], its fields in the server's order (a schema
+//! outside the MCP subset, or a message past 64 KiB ([`check_message`]),
 //! is refused with `-32602`, never half-shown, and the asker is told through
 //! [`Asker::refused`]), shows the asking
 //! server's name with the message, and answers with the user's validated reply, defaults
@@ -19,7 +19,7 @@
 //! `tasks/update`, and shows the task's status message through [`Asker::progress`].
 //!
 //! ```no_run
-//! use elicit_core::client::Script;
+//! use elicit_core::client::{Question, Reply};
 //! use elicit_rmcp::client::FormClient;
 //! use rmcp::ServiceExt;
 //!
@@ -28,8 +28,9 @@
 //! #     T: rmcp::transport::IntoTransport<rmcp::RoleClient, E, A>,
 //! #     E: std::error::Error + Send + Sync + 'static,
 //! # {
-//! let script = Script::from_file("answers.json".as_ref())?;
-//! let client = FormClient::new(script).serve(transport).await?;
+//! // An unattended client that cancels every form (a terminal or a GUI asks a person).
+//! let cancel = |_: Question<'_>| Reply::Cancel;
+//! let client = FormClient::new(cancel).serve(transport).await?;
 //! let tools = client.list_all_tools().await?;
 //! # let _ = tools;
 //! # Ok(())
@@ -54,7 +55,7 @@ use serde_json::Value;
 
 use elicit_core::Action;
 use elicit_core::Form;
-use elicit_core::client::{Asker, MAX_MESSAGE, Question, Reply, read_schema_json};
+use elicit_core::client::{Asker, Question, Reply, check_message, read_schema};
 
 /// An rmcp client handler answering elicitations through an [`Asker`].
 pub struct FormClient<A> {
@@ -124,25 +125,16 @@ impl<A: Asker + 'static> FormClient<A> {
 
 /// The server's schema as a [`Form`], its fields in the server's order: rmcp writes the
 /// properties in their wire order (`ElicitationSchema::property_order`), and
-/// [`read_schema_json`] keeps the order of the text.
+/// [`read_schema`] keeps the order of the text.
 fn read_requested(schema: &ElicitationSchema) -> Result<Form, McpError> {
     let schema =
         serde_json::to_string(schema).map_err(|e| McpError::internal_error(e.to_string(), None))?;
-    read_schema_json(&schema).map_err(|e| McpError::invalid_params(e.to_string(), None))
+    read_schema(&schema).map_err(|e| McpError::invalid_params(e.to_string(), None))
 }
 
-/// Refuses a message (or URL: `what`) longer than [`MAX_MESSAGE`] bytes, naming the limit.
-fn check_message(what: &str, message: &str) -> Result<(), McpError> {
-    if message.len() > MAX_MESSAGE {
-        return Err(McpError::invalid_params(
-            format!(
-                "the {what} is {} bytes, more than the {MAX_MESSAGE} a client shows",
-                message.len()
-            ),
-            None,
-        ));
-    }
-    Ok(())
+/// Refuses a message (or URL: `what`) past 64 KiB, naming the limit.
+fn check_size(what: &str, message: &str) -> Result<(), McpError> {
+    check_message(what, message).map_err(|e| McpError::invalid_params(e.reason, None))
 }
 
 fn action(a: Action) -> ElicitationAction {
@@ -188,7 +180,7 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
                 requested_schema,
                 ..
             } => {
-                let form = check_message("message", &message)
+                let form = check_size("message", &message)
                     .and_then(|()| read_requested(&requested_schema))
                     .inspect_err(|e| self.asker.refused(server.as_deref(), &e.message))?;
                 let reply = self
@@ -212,8 +204,8 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
                         None,
                     ));
                 }
-                check_message("message", &message)
-                    .and_then(|()| check_message("URL", url.as_str()))
+                check_size("message", &message)
+                    .and_then(|()| check_size("URL", url.as_str()))
                     .inspect_err(|e| self.asker.refused(server.as_deref(), &e.message))?;
                 let a = self
                     .asker
@@ -416,15 +408,12 @@ mod tests {
 
     #[test]
     fn a_long_message_is_refused_naming_the_limit() {
-        assert!(check_message("message", &"a".repeat(MAX_MESSAGE)).is_ok());
-        let e = check_message("message", &"a".repeat(MAX_MESSAGE + 1)).unwrap_err();
+        assert!(check_size("message", &"a".repeat(65_536)).is_ok());
+        let e = check_size("message", &"a".repeat(65_537)).unwrap_err();
         assert_eq!(e.code.0, -32602);
         assert_eq!(
             e.message,
-            format!(
-                "the message is {} bytes, more than the {MAX_MESSAGE} a client shows",
-                MAX_MESSAGE + 1
-            )
+            "the message is 65537 bytes, more than the 65536 a client shows"
         );
     }
 }

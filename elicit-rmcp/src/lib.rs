@@ -59,6 +59,7 @@
 //! The tool body must be deterministic given its arguments and the answers: on
 //! 2026-07-28 it is replayed once per round (the answers are replayed, not asked again).
 //! Do side effects after the last question.
+#![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -72,10 +73,10 @@ use ::rmcp::model::{
 };
 use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::task_manager::TaskContext;
-use elicit_core::answer::Strictness;
+use elicit_core::Strictness;
 use elicit_core::engine::{self, Client, Engine, Request, RpcError};
-use elicit_core::form::Revision;
-use elicit_core::seal::store::RedeemStore;
+use elicit_core::Revision;
+use elicit_core::seal::RedeemStore;
 use elicit_core::seal::{Binding, Sealer};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -177,7 +178,7 @@ impl Elicitor {
     /// Where redeemed states are recorded (2026-07-28): each sealed state is good for
     /// one retry, and a replayed one is refused. The default covers one process;
     /// replicas behind a load balancer share a store such as
-    /// `elicit_core::seal::redis::RedisStore` (feature `redis`).
+    /// `elicit_core::seal::RedisStore` (feature `redis`).
     pub fn with_store(mut self, store: impl RedeemStore + 'static) -> Elicitor {
         self.engine = self.engine.with_store(store);
         self
@@ -549,19 +550,19 @@ fn input_required(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use elicit_core::client::read_schema;
     use elicit_core::engine::Input;
     use elicit_core::engine::{Client, Engine, Halt};
     use elicit_core::seal::{Keyring, Sealer};
-    use elicit_core::{Field, FieldKind, Form};
 
     /// rmcp's typed question, read from the text the engine wrote, keeps the fields in
     /// declaration order (its `property_order`).
     #[test]
     fn rmcp_questions_keep_declaration_order() {
-        let form = Form::new(vec![
-            Field::new("zeta", true, FieldKind::Boolean { default: None }),
-            Field::new("alpha", false, FieldKind::Boolean { default: None }),
-        ])
+        let form = read_schema(
+            r#"{"type": "object", "properties": {"zeta": {"type": "boolean"},
+                "alpha": {"type": "boolean"}}, "required": ["zeta"]}"#,
+        )
         .unwrap();
         let engine = Engine::new(Sealer::new(Keyring::generate()));
         let client = Client::new(

@@ -15,9 +15,9 @@ use ::rmcp::model::{
 };
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use ::rmcp::task_manager::{TaskContext, TaskExit};
-use elicit_core::answer::{Confirm, Elicit, Elicitation};
+use elicit_core::{Confirm, Elicit, Elicitation};
 use elicit_core::engine::{self, Call, Request, Transport};
-use elicit_core::form::Revision;
+use elicit_core::Revision;
 use elicit_core::wizard::{Outcome, Wizard};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;

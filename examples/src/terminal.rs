@@ -305,8 +305,10 @@ fn check_field(form: &Form, name: &str, value: Value) -> Result<(), String> {
         Ok(_) => Ok(()),
         Err(elicit_core::AnswerError::Invalid(errors)) => {
             let mine: Vec<String> = errors
-                .for_field(name)
-                .map(|e| e.problem().to_string())
+                .errors()
+                .iter()
+                .filter(|e| e.field == name)
+                .map(|e| e.problem.to_string())
                 .collect();
             if mine.is_empty() {
                 Ok(())
@@ -724,7 +726,7 @@ mod tests {
 
     /// `Lines` over scripted input, its output discarded.
     fn answer(schema: Value, input: &str, review: bool) -> Reply {
-        let form = read_schema(&schema).unwrap();
+        let form = read_schema(&schema.to_string()).unwrap();
         let mut p = Lines::new(input.as_bytes());
         fill(
             &mut p,

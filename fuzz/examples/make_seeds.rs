@@ -169,7 +169,7 @@ fn schemas<T: Elicit>(name: &str, answer: &Value) {
             write(
                 "client_schema",
                 &format!("{name}_{i}.jsonl"),
-                &jsonl(&[schema.to_value(), answer.clone()]),
+                &jsonl(&[serde_json::to_value(schema).unwrap(), answer.clone()]),
             );
         }
     }

@@ -8,7 +8,7 @@
 #![no_main]
 
 use elicit_core::client::{Reply, read_schema};
-use elicit_core::form::SchemaError;
+use elicit_core::FormError;
 use elicit_core::{Form, Revision, Strictness};
 use elicit_fuzz::split_result;
 use libfuzzer_sys::fuzz_target;
@@ -64,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
     let Some(schema) = values.next() else {
         return;
     };
-    let form = match read_schema(&schema) {
+    let form = match read_schema(&schema.to_string()) {
         Ok(form) => form,
         Err(refused) => {
             assert!(!refused.to_string().is_empty());
@@ -76,8 +76,8 @@ fuzz_target!(|data: &[u8]| {
     for &revision in Revision::ALL {
         match form.requested_schema(revision) {
             Ok(emitted) => {
-                let emitted = emitted.to_value();
-                assert!(emitted.is_object(), "emitted schema is not an object");
+                let emitted = serde_json::to_string(&emitted).unwrap();
+                assert!(emitted.starts_with('{'), "emitted schema is not an object");
                 let again = read_schema(&emitted).unwrap_or_else(|e| {
                     panic!("read_schema refuses the schema it read, emitted for {revision}: {e}\n{emitted}")
                 });
@@ -86,13 +86,15 @@ fuzz_target!(|data: &[u8]| {
                     names(&form),
                     "other fields after a round trip ({revision})"
                 );
-                let twice = again
-                    .requested_schema(revision)
-                    .expect("the same fields fit the same revision")
-                    .to_value();
+                let twice = serde_json::to_string(
+                    &again
+                        .requested_schema(revision)
+                        .expect("the same fields fit the same revision"),
+                )
+                .unwrap();
                 assert_eq!(twice, emitted, "emitting is not stable ({revision})");
             }
-            Err(SchemaError::Unsupported { needs, .. }) => {
+            Err(FormError::Unsupported { needs, .. }) => {
                 assert!(revision < needs && needs == form.min_revision());
             }
             Err(e) => panic!("a form read from a schema cannot be emitted for {revision}: {e}"),

@@ -3,17 +3,18 @@
 //! and no input, however hostile, makes validation panic.
 
 use elicit_core::Action;
-use elicit_core::answer::Problem;
+use elicit_core::Problem;
 use elicit_core::{AnswerError, Elicit, Elicitation, Format, Strictness};
 use elicit_examples::forms::{Everything, Popcorn, PurgeApproval, Size, Topping};
 use elicit_examples::ticket::Snacks;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-/// Reads an accepted answer's `content` with `strictness`, as `Elicitation::from_result_with` does.
+/// Reads an accepted answer's `content` with `strictness`: the form judges it, then serde
+/// reads what the form gave back (what the engine does under `Settings::strictness`).
 fn read_with<T: Elicit>(content: Option<&Value>, strictness: Strictness) -> Result<T, AnswerError> {
-    Elicitation::<T>::from_result_with(Action::Accept, content, strictness)
-        .map(|e| e.accepted().expect("an accept reads as Accept"))
+    let valid = T::form().validate(content, strictness)?;
+    T::deserialize(valid.as_ref()).map_err(AnswerError::Parse)
 }
 
 /// The same through `Form::validate_owned`, for content the caller owns.
@@ -100,7 +101,7 @@ fn problems<T: Elicit + std::fmt::Debug>(
         Err(AnswerError::Invalid(errors)) => errors
             .errors()
             .iter()
-            .map(|e| (e.field().to_string(), e.problem().clone()))
+            .map(|e| (e.field.to_string(), e.problem.clone()))
             .collect(),
         other => panic!("expected field problems for {content}, got {other:?}"),
     }
@@ -141,7 +142,7 @@ fn the_three_actions() {
             buckets: 2
         })
     );
-    assert_eq!(accepted.action().as_str(), "accept");
+    assert_eq!(accepted.action().to_string(), "accept");
     // Decline and cancel carry no content; any sent is ignored, even garbage.
     for content in [
         None,
@@ -238,9 +239,9 @@ fn accept_without_content() {
         let err =
             Elicitation::<Popcorn>::from_result(Action::Accept, content.as_ref()).unwrap_err();
         assert_eq!(err.to_string(), "buckets: an answer is required");
-        let v = err.validation().unwrap();
+        let v = invalid(&err);
         assert_eq!(v.errors().len(), 1);
-        assert_eq!(v.errors()[0].problem(), &Problem::Missing);
+        assert_eq!(v.errors()[0].problem, Problem::Missing);
     }
     // ...and a form with none required is answered by its defaults.
     assert_eq!(
@@ -270,7 +271,7 @@ fn content_that_is_not_an_object() {
             err.to_string(),
             format!("the answer must be an object of field values, got {found}")
         );
-        assert!(err.validation().is_none());
+        assert!(!matches!(err, elicit_core::AnswerError::Invalid(_)));
         let direct = Popcorn::form()
             .validate(Some(&content), Strictness::Strict)
             .unwrap_err();
@@ -616,7 +617,7 @@ fn wide_integers_stop_where_json_does() {
             Err(AnswerError::Invalid(errors)) => errors
                 .errors()
                 .iter()
-                .map(|e| (e.field().to_string(), e.problem().clone()))
+                .map(|e| (e.field.to_string(), e.problem.clone()))
                 .collect(),
             other => panic!("validate {text}: {other:?}"),
         };
@@ -643,10 +644,11 @@ fn wide_integers_stop_where_json_does() {
         [("huge".to_owned(), above("18446744073709551615"))]
     );
     // The schema still announces only `minimum: 0`, as for `u64`.
-    let schema = form
-        .requested_schema(elicit_core::Revision::V2025_11_25)
-        .unwrap()
-        .to_value();
+    let schema = serde_json::to_value(
+        form.requested_schema(elicit_core::Revision::V2025_11_25)
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(
         schema["properties"]["huge"],
         json!({"type": "integer", "minimum": 0})
@@ -892,11 +894,17 @@ fn every_problem_is_reported_at_once() {
         "Nick: must be at least 2 characters; Contact: must be at least 6 characters; \
          Contact: not an e-mail address; plain: expected text, got a number"
     );
-    let v = err.validation().unwrap();
-    assert_eq!(v.for_field("contact").count(), 2);
-    assert_eq!(v.for_field("initial").count(), 0);
+    let v = invalid(&err);
+    assert_eq!(
+        v.errors().iter().filter(|e| e.field == "contact").count(),
+        2
+    );
+    assert_eq!(
+        v.errors().iter().filter(|e| e.field == "initial").count(),
+        0
+    );
     assert!(!v.errors().is_empty());
-    assert_eq!(v.errors()[1].label(), "Contact");
+    assert_eq!(v.errors()[1].label, "Contact");
     // The purge example's message, as a user would be shown it.
     let bad = json!({"confirm": "yes", "approver": "not an address", "retention_days": 999});
     assert_eq!(
@@ -975,20 +983,14 @@ fn lenient_coerces_what_clients_send() {
     // Leniency does not turn numbers into text or options.
     assert!(read_with::<Text>(Some(&json!({"plain": 5})), Strictness::Lenient).is_err());
     assert!(read_with::<Choices>(Some(&json!({"size": 0})), Strictness::Lenient).is_err());
-    // Through from_result_with too.
     let content = json!({"buckets": "2", "popcorn": "true"});
     assert_eq!(
-        Elicitation::<Popcorn>::from_result_with(
-            Action::Accept,
-            Some(&content),
-            Strictness::Lenient
-        )
-        .unwrap(),
-        Elicitation::Accept(Popcorn {
+        read_with::<Popcorn>(Some(&content), Strictness::Lenient).unwrap(),
+        Popcorn {
             popcorn: true,
             size: None,
             buckets: 2
-        })
+        }
     );
 }
 
@@ -1242,4 +1244,12 @@ struct Confirmish {
 #[serde(deny_unknown_fields)]
 struct Closed {
     name: String,
+}
+
+/// The field problems of an answer refused for them.
+fn invalid(e: &elicit_core::AnswerError) -> &elicit_core::ValidationErrors {
+    match e {
+        elicit_core::AnswerError::Invalid(v) => v,
+        other => panic!("not a validation error: {other}"),
+    }
 }

@@ -2,7 +2,7 @@
 //! same form (and re-emits byte-equal JSON); every shape outside the MCP subset is
 //! refused with the place named; answers are validated and completed with defaults.
 
-use elicit_core::client::{Reply, SchemaRefused, read_schema};
+use elicit_core::client::{Reply, SchemaRefused};
 use elicit_core::{Elicit, FieldKind, Revision};
 use elicit_examples::forms::{Alternatives, Everything, Popcorn, PurgeApproval};
 use elicit_examples::servers::conformance::{Defaults, Enums, UserInfo};
@@ -23,15 +23,20 @@ fn sorted_required(mut schema: Value) -> Value {
 }
 
 /// Reads `T`'s schema for every revision it supports and re-emits it.
+/// The client kit's reader, given the schema as a value (sent as its text).
+fn read_schema(schema: &Value) -> Result<elicit_core::Form, SchemaRefused> {
+    elicit_core::client::read_schema(&schema.to_string())
+}
+
 fn round_trip<T: Elicit>() -> usize {
     let mut checked = 0;
     for revision in REVISIONS {
         let Ok(schema) = T::requested_schema(revision) else {
             continue;
         };
-        let sent = schema.to_value();
+        let sent = serde_json::to_value(schema).unwrap();
         let form = read_schema(&sent).unwrap_or_else(|e| panic!("{revision}: {e}\n{sent:#}"));
-        let again = form.requested_schema(revision).unwrap().to_value();
+        let again = serde_json::to_value(form.requested_schema(revision).unwrap()).unwrap();
         // Without serde_json's `preserve_order` the properties come back sorted, and
         // `required` follows them: compare it as a set.
         assert_eq!(
@@ -254,14 +259,12 @@ fn shapes_outside_the_subset_are_refused_with_the_place() {
         assert!(e.reason.contains(reason), "{schema}: {e}");
         assert!(e.to_string().starts_with("the form cannot be shown"), "{e}");
     }
-    assert_eq!(SchemaRefused::CODE, -32602);
 }
 
 #[test]
 fn replies_are_validated_and_completed_with_defaults() {
-    let schema = Defaults::requested_schema(Revision::V2025_11_25)
-        .unwrap()
-        .to_value();
+    let schema =
+        serde_json::to_value(Defaults::requested_schema(Revision::V2025_11_25).unwrap()).unwrap();
     let form = read_schema(&schema).unwrap();
     // Untouched fields take their defaults.
     let reply = Reply::accept(&form, json!({"name": "Jane"})).unwrap();

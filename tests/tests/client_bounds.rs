@@ -5,7 +5,14 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use elicit_core::client::{MAX_OPTIONS, read_schema};
+use elicit_core::client::read_schema as read_text;
+
+/// The most options the client kit reads in one choice (documented in `elicit_core::client`).
+const MAX_OPTIONS: usize = 1000;
+
+fn read_schema(schema: &Value) -> Result<elicit_core::Form, elicit_core::client::SchemaRefused> {
+    read_text(&schema.to_string())
+}
 use serde_json::{Value, json};
 
 /// The system allocator, counting the bytes each thread asks for.

@@ -200,9 +200,8 @@ fn shadowed_prelude_form_is_right() {
     use shadowed::{Cone, Flavor, Order};
     assert_eq!(Order::form().min_revision(), Revision::V2025_11_25);
     assert!(Order::requested_schema(Revision::V2025_06_18).is_err());
-    let schema = Order::requested_schema(Revision::V2025_11_25)
-        .unwrap()
-        .to_value();
+    let schema =
+        serde_json::to_value(Order::requested_schema(Revision::V2025_11_25).unwrap()).unwrap();
     assert_eq!(
         schema,
         json!({
@@ -248,9 +247,8 @@ fn shadowed_prelude_form_is_right() {
 #[test]
 fn no_implicit_prelude_form_is_right() {
     use bare::{Plain, Size};
-    let schema = Plain::requested_schema(Revision::V2026_07_28)
-        .unwrap()
-        .to_value();
+    let schema =
+        serde_json::to_value(Plain::requested_schema(Revision::V2026_07_28).unwrap()).unwrap();
     assert_eq!(
         schema,
         json!({

@@ -167,3 +167,29 @@ fn no_library_file_is_over_800_lines() {
     }
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
+
+/// The library crates turn on no feature of serde_json that changes how the user's whole
+/// build reads or writes JSON (features unify): fields keep declaration order and numbers
+/// read back exactly without `preserve_order` or `float_roundtrip` (`.ci/run` runs
+/// elicit-core's own tests in a build without them).
+#[test]
+fn no_library_flips_a_serde_json_feature() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for krate in ["elicit-core", "elicit-rmcp", "elicit-derive"] {
+        let manifest = std::fs::read_to_string(root.join(krate).join("Cargo.toml")).unwrap();
+        for line in manifest
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+        {
+            for feature in ["preserve_order", "float_roundtrip", "arbitrary_precision"] {
+                assert!(
+                    !line.contains(feature),
+                    "{krate} turns on serde_json's `{feature}`: {line}"
+                );
+            }
+            if line.starts_with("serde_json") {
+                assert!(!line.contains("features"), "{krate}: {line}");
+            }
+        }
+    }
+}

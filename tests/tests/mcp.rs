@@ -826,14 +826,17 @@ async fn a_form_built_at_run_time() {
 
     async fn seats(s: &mut Session) -> Result<CallToolResult, Halt> {
         // Read from configuration, say: not a type known at compile time.
-        let form = read_schema(&json!({
-            "type": "object",
-            "properties": {
-                "seats": {"type": "integer", "title": "Seats", "minimum": 1, "maximum": 4},
-                "window": {"type": "boolean", "default": true}
-            },
-            "required": ["seats"]
-        }))
+        let form = read_schema(
+            &json!({
+                "type": "object",
+                "properties": {
+                    "seats": {"type": "integer", "title": "Seats", "minimum": 1, "maximum": 4},
+                    "window": {"type": "boolean", "default": true}
+                },
+                "required": ["seats"]
+            })
+            .to_string(),
+        )
         .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         let answers = s
             .inputs(vec![Input::Form {
@@ -1377,7 +1380,7 @@ async fn a_state_sealed_in_the_future_is_refused() {
 
 #[tokio::test]
 async fn a_full_single_use_record_refuses_what_it_can_no_longer_tell() {
-    use elicit_core::seal::store::MemoryStore;
+    use elicit_core::seal::MemoryStore;
     // Room for one id: the second redemption forgets the first, and from then states
     // sealed no later than it are refused rather than risk a replay.
     let tiny = elicitor().with_store(MemoryStore::with_capacity(1));

@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::seal::redis::RedisStore;
-use elicit_core::seal::store::{RedeemStore, Redemption};
+use elicit_core::seal::RedisStore;
 use elicit_core::seal::{Key, Keyring, Sealer};
+use elicit_core::seal::{RedeemStore, Redemption};
 use elicit_examples::redis_server::RedisServer;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;

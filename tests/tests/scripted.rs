@@ -5,8 +5,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::client::Script;
 use elicit_core::seal::{Key, Keyring, Sealer};
+use elicit_examples::script::Script;
 use elicit_examples::servers::purge::{PurgeServer, create_samples};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::servers::trip::{Inventory, TripServer};

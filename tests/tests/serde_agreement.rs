@@ -84,7 +84,7 @@ fn schema_names<T: Elicit>() -> Vec<String> {
 fn assert_fields_agree<T: Elicit>() -> Vec<String> {
     let names = schema_names::<T>();
     assert_eq!(names, serde_fields::<T>(), "{}", std::any::type_name::<T>());
-    let schema = T::requested_schema(Revision::LATEST).unwrap().to_value();
+    let schema = serde_json::to_value(T::requested_schema(Revision::LATEST).unwrap()).unwrap();
     let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
     let mut sorted = names.clone();
     sorted.sort();
@@ -144,7 +144,7 @@ fn sample(prop: &Value) -> Value {
 
 /// An answer with every property of the schema, each with a valid value.
 fn full_answer<T: Elicit>() -> Value {
-    let schema = T::requested_schema(Revision::LATEST).unwrap().to_value();
+    let schema = serde_json::to_value(T::requested_schema(Revision::LATEST).unwrap()).unwrap();
     let mut content = Map::new();
     for (name, prop) in schema["properties"].as_object().unwrap() {
         content.insert(name.clone(), sample(prop));
@@ -276,13 +276,7 @@ fn rust_names_are_not_wire_names() {
     });
     assert!(serde_json::from_value::<Signup>(content.clone()).is_err());
     let err = Signup::from_content(Some(&content)).unwrap_err();
-    let missing: Vec<&str> = err
-        .validation()
-        .unwrap()
-        .errors()
-        .iter()
-        .map(|e| e.field())
-        .collect();
+    let missing: Vec<&str> = invalid(&err).errors().iter().map(|e| e.field.as_ref()).collect();
     assert_eq!(missing, ["firstName", "e-mail", "type", "inName"]);
     // A variant's Rust name is not an option either.
     let mut good = full_answer::<Signup>();
@@ -452,9 +446,8 @@ struct AllDefault {
 fn container_default() {
     assert_fields_agree::<AllDefault>();
     assert!(AllDefault::form().fields().iter().all(|f| !f.required()));
-    let schema = AllDefault::requested_schema(Revision::LATEST)
-        .unwrap()
-        .to_value();
+    let schema =
+        serde_json::to_value(AllDefault::requested_schema(Revision::LATEST).unwrap()).unwrap();
     assert!(schema.get("required").is_none(), "{schema}");
     assert_eq!(parse_both::<AllDefault>(&json!({})), AllDefault::default());
     let full = parse_both::<AllDefault>(&full_answer::<AllDefault>());
@@ -507,4 +500,12 @@ struct OddCamel {
 #[test]
 fn camel_case_of_odd_field_names() {
     assert_eq!(assert_fields_agree::<OddCamel>(), ["privateNote", "uRL"]);
+}
+
+/// The field problems of an answer refused for them.
+fn invalid(e: &elicit_core::AnswerError) -> &elicit_core::ValidationErrors {
+    match e {
+        elicit_core::AnswerError::Invalid(v) => v,
+        other => panic!("not a validation error: {other}"),
+    }
 }

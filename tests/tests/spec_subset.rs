@@ -11,7 +11,8 @@
 
 use std::collections::BTreeSet;
 
-use elicit_core::{Choice, Confirm, Elicit, Field, FieldKind, Form, Format, Revision};
+use elicit_core::client::read_schema;
+use elicit_core::{Confirm, Elicit, Form, Revision};
 use elicit_examples::forms::{Alternatives, Everything, Popcorn, PurgeApproval};
 use elicit_examples::ticket::{PopcornSize, SeatChoice, ShowDate, Snacks};
 use serde_json::{Map, Value, json};
@@ -526,7 +527,7 @@ fn every_example_form_is_valid_for_every_revision_it_supports() {
         for revision in Revision::ALL.iter().copied() {
             match form.requested_schema(revision) {
                 Ok(schema) => {
-                    assert_valid(&schema.to_value(), revision);
+                    assert_valid(&serde_json::to_value(schema).unwrap(), revision);
                     checked += 1;
                 }
                 Err(_) => assert!(
@@ -544,11 +545,8 @@ fn every_example_form_is_valid_for_every_revision_it_supports() {
 fn confirm_is_valid_everywhere() {
     for revision in Revision::ALL.iter().copied() {
         let confirm = Confirm::new("Delete 1,284 log files?").with_description("For good.");
-        let schema = confirm
-            .form()
-            .requested_schema(revision)
-            .unwrap()
-            .to_value();
+        let schema =
+            serde_json::to_value(confirm.form().requested_schema(revision).unwrap()).unwrap();
         assert_valid(&schema, revision);
         assert_eq!(schema["required"], json!(["confirm"]));
         assert_eq!(schema["properties"]["confirm"]["type"], "boolean");
@@ -559,27 +557,25 @@ fn confirm_is_valid_everywhere() {
 /// really does pick the shape per revision.
 #[test]
 fn newer_shapes_are_not_valid_on_2025_06_18() {
-    let popcorn = Popcorn::requested_schema(Revision::V2025_11_25)
-        .unwrap()
-        .to_value();
+    let popcorn =
+        serde_json::to_value(Popcorn::requested_schema(Revision::V2025_11_25).unwrap()).unwrap();
     assert_invalid(
         popcorn,
         Revision::V2025_06_18,
         "$.properties.size",
         "2025-11-25 or later",
     );
-    let purge = PurgeApproval::requested_schema(Revision::V2025_11_25)
-        .unwrap()
-        .to_value();
+    let purge =
+        serde_json::to_value(PurgeApproval::requested_schema(Revision::V2025_11_25).unwrap())
+            .unwrap();
     assert_invalid(
         purge,
         Revision::V2025_06_18,
         "$.properties.retention_days",
         "`default`",
     );
-    let everything = Everything::requested_schema(Revision::V2025_11_25)
-        .unwrap()
-        .to_value();
+    let everything =
+        serde_json::to_value(Everything::requested_schema(Revision::V2025_11_25).unwrap()).unwrap();
     assert_invalid(
         everything,
         Revision::V2025_06_18,
@@ -588,114 +584,96 @@ fn newer_shapes_are_not_valid_on_2025_06_18() {
     );
 }
 
-fn opts(titled: bool) -> Vec<Choice> {
-    ["a", "b", "c"]
-        .into_iter()
-        .map(|v| Choice::owned(v, titled.then(|| v.to_uppercase())))
-        .collect()
+/// The options `a`, `b`, `c`: plain, or each with a title (as `oneOf` / `anyOf`, or as
+/// `enumNames` when `legacy`).
+fn opts(titled: bool, legacy: bool, multi: bool) -> Value {
+    let values = json!(["a", "b", "c"]);
+    let titled_list = json!([{"const": "a", "title": "A"}, {"const": "b", "title": "B"}, {"const": "c", "title": "C"}]);
+    match (titled, legacy, multi) {
+        (false, _, false) => json!({"type": "string", "enum": values}),
+        (true, true, false) => {
+            json!({"type": "string", "enum": values, "enumNames": ["A", "B", "C"]})
+        }
+        (true, false, false) => json!({"type": "string", "oneOf": titled_list}),
+        (false, _, true) => json!({"type": "array", "items": {"type": "string", "enum": values}}),
+        (true, _, true) => json!({"type": "array", "items": {"anyOf": titled_list}}),
+    }
 }
 
-/// Runtime forms over every kind and option combination emit valid schemas too.
+fn with(mut schema: Value, extra: Value) -> Value {
+    for (k, v) in extra.as_object().unwrap() {
+        schema[k] = v.clone();
+    }
+    schema
+}
+
+/// Runtime forms (read from a server's schema by the client kit) over every kind and
+/// option combination emit valid schemas too.
 #[test]
 fn runtime_forms_of_every_kind_are_valid() {
     let mut kinds = vec![
-        FieldKind::String {
-            format: None,
-            min_length: None,
-            max_length: None,
-            default: None,
-        },
-        FieldKind::String {
-            format: Some(Format::DateTime),
-            min_length: Some(1),
-            max_length: Some(40),
-            default: Some("2025-02-01T18:30:00Z".into()),
-        },
-        FieldKind::Integer {
-            minimum: Some(-5),
-            maximum: Some(5),
-            range: (-5, 5),
-            default: Some(0),
-        },
-        FieldKind::Integer {
-            minimum: None,
-            maximum: None,
-            range: (i64::MIN.into(), i64::MAX.into()),
-            default: None,
-        },
-        FieldKind::Number {
-            minimum: Some(0.5),
-            maximum: Some(99.5),
-            single_precision: false,
-            default: Some(1.25),
-        },
-        FieldKind::Number {
-            minimum: None,
-            maximum: None,
-            single_precision: true,
-            default: None,
-        },
-        FieldKind::Boolean { default: None },
-        FieldKind::Boolean {
-            default: Some(false),
-        },
+        json!({"type": "string"}),
+        json!({"type": "string", "format": "date-time", "minLength": 1, "maxLength": 40,
+               "default": "2025-02-01T18:30:00Z"}),
+        json!({"type": "integer", "minimum": -5, "maximum": 5, "default": 0}),
+        json!({"type": "integer"}),
+        json!({"type": "number", "minimum": 0.5, "maximum": 99.5, "default": 1.25}),
+        json!({"type": "number"}),
+        json!({"type": "boolean"}),
+        json!({"type": "boolean", "default": false}),
     ];
     for titled in [false, true] {
         for legacy in [false, true] {
-            for default in [None, Some("b".into())] {
-                kinds.push(FieldKind::Select {
-                    options: opts(titled).into(),
-                    default,
-                    legacy_enum_names: legacy,
+            for default in [None, Some(json!("b"))] {
+                let select = opts(titled, legacy, false);
+                kinds.push(match default {
+                    Some(d) => with(select, json!({"default": d})),
+                    None => select,
                 });
             }
         }
-        for default in [None, Some(vec!["a".into(), "c".into()].into())] {
-            kinds.push(FieldKind::MultiSelect {
-                options: opts(titled).into(),
-                min_items: Some(0),
-                max_items: Some(2),
-                default,
+        for default in [None, Some(json!(["a", "c"]))] {
+            let multi = with(
+                opts(titled, false, true),
+                json!({"minItems": 0, "maxItems": 2}),
+            );
+            kinds.push(match default {
+                Some(d) => with(multi, json!({"default": d})),
+                None => multi,
             });
         }
     }
     // Options where only some carry a title still make a valid titled shape.
-    let mixed = vec![
-        Choice::owned("x", Some("Ex".into())),
-        Choice::owned("y", None),
-    ];
-    kinds.push(FieldKind::Select {
-        options: mixed.clone().into(),
-        default: None,
-        legacy_enum_names: false,
-    });
-    kinds.push(FieldKind::MultiSelect {
-        options: mixed.into(),
-        min_items: None,
-        max_items: None,
-        default: None,
-    });
+    let mixed = json!([{"const": "x", "title": "Ex"}, {"const": "y", "title": "y"}]);
+    kinds.push(json!({"type": "string", "oneOf": mixed}));
+    kinds.push(json!({"type": "array", "items": {"anyOf": mixed}}));
+    let mut checked = 0;
     for (i, kind) in kinds.into_iter().enumerate() {
         for required in [false, true] {
-            let field = Field::new(
-                format!("f{i}"),
-                required && kind.default_value().is_none(),
+            let name = format!("f{i}");
+            let required = required && kind.get("default").is_none();
+            let field = with(
                 kind.clone(),
-            )
-            .with_title("A title")
-            .with_description("Some help");
-            let form = Form::new(vec![
-                field,
-                Field::new("other", true, FieldKind::Boolean { default: None }),
-            ])
-            .unwrap();
+                json!({"title": "A title", "description": "Some help"}),
+            );
+            let mut names = vec![json!("other")];
+            if required {
+                names.push(json!(name));
+            }
+            let schema = json!({"type": "object",
+                "properties": {name.clone(): field, "other": {"type": "boolean"}},
+                "required": names});
+            let form = read_schema(&schema.to_string()).unwrap_or_else(|e| panic!("{e}\n{schema}"));
+            assert_eq!(form.field(&name).unwrap().required(), required);
             for revision in Revision::ALL.iter().copied() {
-                if let Ok(schema) = form.requested_schema(revision) {
-                    assert_valid(&schema.to_value(), revision);
+                if let Ok(emitted) = form.requested_schema(revision) {
+                    assert_valid(&serde_json::to_value(emitted).unwrap(), revision);
+                    checked += 1;
                 }
             }
         }
     }
+    assert!(checked > 100, "{checked}");
 }
 
 /// Hand-written schemas of every allowed shape, as the spec and the conformance

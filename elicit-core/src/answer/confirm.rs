@@ -2,9 +2,6 @@
 
 use std::borrow::Cow;
 
-use serde_json::Value;
-
-use crate::answer::{Action, AnswerError, Elicitation, Strictness};
 use crate::form::{Field, FieldKind, Form};
 
 /// A yes/no question as a form with one required boolean, for approvals such as
@@ -12,7 +9,7 @@ use crate::form::{Field, FieldKind, Form};
 /// is the shape that works everywhere.
 ///
 /// ```
-/// use elicit_core::{Action, Confirm, Elicitation, Revision};
+/// use elicit_core::{Confirm, Revision, Strictness};
 /// use serde_json::json;
 ///
 /// let confirm = Confirm::new("Delete 1,284 log files?")
@@ -20,8 +17,9 @@ use crate::form::{Field, FieldKind, Form};
 /// let schema = serde_json::to_value(confirm.form().requested_schema(Revision::V2025_06_18)?)?;
 /// assert_eq!(schema["required"], json!(["confirm"]));
 ///
-/// let answer = json!({"confirm": true});
-/// assert_eq!(confirm.from_result(Action::Accept, Some(&answer))?, Elicitation::Accept(true));
+/// // Ask it with `Call::confirm` (the engine, feature `seal`), or validate an answer:
+/// let answer = confirm.form().validate(Some(&json!({"confirm": true})), Strictness::Strict)?;
+/// assert_eq!(answer["confirm"], true);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -54,22 +52,6 @@ impl Confirm {
     /// The form.
     pub fn form(&self) -> &Form {
         &self.form
-    }
-
-    /// Reads the client's answer: `Accept(true)` only when the box was ticked.
-    pub fn from_result(
-        &self,
-        action: Action,
-        content: Option<&Value>,
-    ) -> Result<Elicitation<bool>, AnswerError> {
-        Ok(match action {
-            Action::Accept => {
-                let v = self.form.validate(content, Strictness::Strict)?;
-                Elicitation::Accept(v.get(Self::FIELD).and_then(Value::as_bool) == Some(true))
-            }
-            Action::Decline => Elicitation::Decline,
-            Action::Cancel => Elicitation::Cancel,
-        })
     }
 }
 

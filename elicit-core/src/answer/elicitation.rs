@@ -7,8 +7,14 @@ use serde_json::Value;
 
 use crate::answer::{AnswerError, Elicit, Strictness, read};
 
-/// How the user ended an elicitation.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// How the user ended an elicitation: the one accept / decline / cancel type, typed
+/// (`Elicitation<T>` for a form `T`), as a client sends it back
+/// ([`client::Reply`](crate::client::Reply) is `Elicitation<Map<String, Value>>`).
+///
+/// It serializes as an `ElicitResult`: `{"action": "accept", "content": ..}`,
+/// `{"action": "decline"}` or `{"action": "cancel"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(tag = "action", content = "content", rename_all = "lowercase")]
 pub enum Elicitation<T> {
     /// The user submitted the form; the answer is validated and typed.
     Accept(T),
@@ -31,7 +37,7 @@ pub enum Action {
 
 impl Action {
     /// The wire string.
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Action::Accept => "accept",
             Action::Decline => "decline",
@@ -120,7 +126,7 @@ impl<T: Elicit> Elicitation<T> {
     }
 
     /// [`from_result`](Self::from_result) with a chosen [`Strictness`].
-    pub fn from_result_with(
+    pub(crate) fn from_result_with(
         action: Action,
         content: Option<&Value>,
         strictness: Strictness,

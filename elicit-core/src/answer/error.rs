@@ -101,27 +101,14 @@ fn plural(n: u64) -> &'static str {
 
 /// One problem with one field.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct FieldError {
-    pub(crate) field: Cow<'static, str>,
-    pub(crate) label: Cow<'static, str>,
-    pub(crate) problem: Problem,
-}
-
-impl FieldError {
     /// The field's wire name.
-    pub fn field(&self) -> &str {
-        &self.field
-    }
-
+    pub field: Cow<'static, str>,
     /// The field's title (or wire name), as messages name it.
-    pub fn label(&self) -> &str {
-        &self.label
-    }
-
+    pub label: Cow<'static, str>,
     /// What is wrong.
-    pub fn problem(&self) -> &Problem {
-        &self.problem
-    }
+    pub problem: Problem,
 }
 
 impl fmt::Display for FieldError {
@@ -148,11 +135,6 @@ impl ValidationErrors {
     pub fn errors(&self) -> &[FieldError] {
         &self.errors
     }
-
-    /// The problems of one field (by wire name).
-    pub fn for_field<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a FieldError> + 'a {
-        self.errors.iter().filter(move |e| e.field == name)
-    }
 }
 
 impl fmt::Display for ValidationErrors {
@@ -166,8 +148,6 @@ impl fmt::Display for ValidationErrors {
         Ok(())
     }
 }
-
-impl std::error::Error for ValidationErrors {}
 
 impl IntoIterator for ValidationErrors {
     type Item = FieldError;
@@ -197,16 +177,6 @@ pub enum AnswerError {
     Parse(serde_json::Error),
 }
 
-impl AnswerError {
-    /// The field problems, when that is what went wrong.
-    pub fn validation(&self) -> Option<&ValidationErrors> {
-        match self {
-            AnswerError::Invalid(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
 impl fmt::Display for AnswerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -230,7 +200,6 @@ impl fmt::Display for AnswerError {
 impl std::error::Error for AnswerError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            AnswerError::Invalid(e) => Some(e),
             AnswerError::Parse(e) => Some(e),
             _ => None,
         }

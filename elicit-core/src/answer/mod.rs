@@ -11,6 +11,8 @@
 mod confirm;
 mod elicitation;
 mod error;
+#[cfg(test)]
+mod properties;
 mod validate;
 
 pub use confirm::Confirm;
@@ -25,7 +27,7 @@ pub use validate::Strictness;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::form::{Form, RequestedSchema, Revision, SchemaError};
+use crate::form::{Form, FormError, RequestedSchema, Revision};
 
 /// A type that is an MCP elicitation form.
 ///
@@ -72,7 +74,7 @@ pub trait Elicit: DeserializeOwned {
 
     /// The `requestedSchema` for a peer speaking `revision`; an error when the revision
     /// cannot express the form (a multi-select needs 2025-11-25 or later).
-    fn requested_schema(revision: Revision) -> Result<RequestedSchema<'static>, SchemaError> {
+    fn requested_schema(revision: Revision) -> Result<RequestedSchema<'static>, FormError> {
         Self::form().requested_schema(revision)
     }
 

@@ -57,7 +57,9 @@ impl Form {
     }
 
     /// [`validate`](Self::validate) for content the caller owns: the values move into
-    /// the answer instead of being copied.
+    /// the answer instead of being copied. Not part of the API: the engine's and the client
+    /// kit's path, public for the tests that hold it to `validate`.
+    #[doc(hidden)]
     pub fn validate_owned(
         &self,
         content: Option<Value>,

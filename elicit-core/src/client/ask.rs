@@ -1,13 +1,13 @@
 //! What a client needs to put a form in front of a person: the question, the
 //! person's reply validated with the server side's own validator, the `ElicitResult`.
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::answer::{Action, AnswerError, Strictness};
+use crate::answer::{Action, AnswerError, Elicitation, Strictness};
 use crate::form::Form;
 
-/// How the user ended the form.
+/// How the user ended the form: an [`Elicitation`] whose accepted content is the
+/// validated answers, as the client sends them back.
 ///
 /// It serializes as the `ElicitResult` to send back: `{"action": "accept", "content":
 /// {..}}`, `{"action": "decline"}` or `{"action": "cancel"}`.
@@ -19,35 +19,17 @@ use crate::form::Form;
 /// assert_eq!(serde_json::to_value(Reply::Decline)?, json!({"action": "decline"}));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "action", content = "content", rename_all = "lowercase")]
-pub enum Reply {
-    /// Submitted, with the validated answers (defaults filled in).
-    Accept(Map<String, Value>),
-    /// Said no.
-    Decline,
-    /// Dismissed the form (closed it, pressed Esc).
-    Cancel,
-}
+pub type Reply = Elicitation<Map<String, Value>>;
 
-impl Reply {
+impl Elicitation<Map<String, Value>> {
     /// Validates the user's answers against `form` with the server side's validator
     /// ([strict](Strictness::Strict): a number is a JSON number, not text), filling
-    /// defaults for fields left untouched.
+    /// defaults for fields left untouched: the [`Reply`] to send.
     pub fn accept(form: &Form, answers: Value) -> Result<Reply, AnswerError> {
         match form.validate_owned(Some(answers), Strictness::Strict)? {
             Value::Object(map) => Ok(Reply::Accept(map)),
             // `validate` only passes objects (or fills an empty one).
             _ => Ok(Reply::Accept(Map::new())),
-        }
-    }
-
-    /// The action of this reply.
-    pub fn action(&self) -> Action {
-        match self {
-            Reply::Accept(_) => Action::Accept,
-            Reply::Decline => Action::Decline,
-            Reply::Cancel => Action::Cancel,
         }
     }
 }

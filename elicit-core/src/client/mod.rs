@@ -16,7 +16,7 @@
 //!     },
 //!     "required": ["buckets"]
 //! });
-//! let form = read_schema(&schema)?;
+//! let form = read_schema(&schema.to_string())?;
 //! let size = form.field("size").unwrap();
 //! assert_eq!(size.kind().options().unwrap()[1].label(), "Large");
 //!
@@ -35,37 +35,41 @@
 //! A schema outside the MCP subset — a nested object, `pattern`, an unknown format, an
 //! array that is not one of the two multi-select shapes, `enumNames` of the wrong length,
 //! a default that is not an option — is refused with a [`SchemaRefused`] naming the
-//! place, never rendered half-way. Return it to the server as `-32602`
-//! ([`SchemaRefused::CODE`]).
+//! place, never rendered half-way. Return it to the server as `-32602` (invalid params).
 //!
 //! Everything a server sends is untrusted. [`safe_text`] makes any of its strings safe to
 //! print (escape sequences removed, control characters made visible): pass every server
-//! string through it before showing it. Reading is bounded by documented limits, each
-//! named in the error past it: titles, option values and option titles past
-//! [`MAX_TITLE`] bytes, messages, descriptions and text defaults past [`MAX_MESSAGE`],
-//! property names past [`MAX_NAME`], more than [`MAX_FIELDS`] fields or [`MAX_OPTIONS`]
-//! options. A multi-select `default` longer than its list of options is refused before a
+//! string through it before showing it. Reading is bounded by these limits, each named in
+//! the error past it:
+//!
+//! | What | Most |
+//! |---|---|
+//! | a title, an option value, an option title | 4 KiB (4,096 bytes) |
+//! | a message ([`check_message`]), a description, a text default | 64 KiB (65,536 bytes) |
+//! | a property name | 256 bytes |
+//! | fields of one form | 1,000 |
+//! | options of one choice or multi-select | 1,000 |
+//!
+//! A multi-select `default` longer than its list of options is refused before a
 //! single item is compared, and a default that breaks its own field's bounds (longer
 //! than its `maxLength`, outside `minimum..=maximum`) is refused too.
 //!
 //! ```
-//! use elicit_core::client::{MAX_OPTIONS, read_schema, safe_text};
+//! use elicit_core::client::{read_schema, safe_text};
 //! use serde_json::json;
 //!
 //! assert_eq!(safe_text("Delete\x1b[8m everything"), "Delete everything");
 //!
-//! let options: Vec<String> = (0..=MAX_OPTIONS).map(|i| i.to_string()).collect();
+//! let options: Vec<String> = (0..=1000).map(|i| i.to_string()).collect();
 //! let schema = json!({"type": "object", "properties": {"n": {"type": "string", "enum": options}}});
-//! let refused = read_schema(&schema).unwrap_err();
-//! assert!(refused.reason.contains(&MAX_OPTIONS.to_string()));
+//! let refused = read_schema(&schema.to_string()).unwrap_err();
+//! assert!(refused.reason.contains("1000"), "{}", refused.reason);
 //! ```
 
 mod ask;
 mod schema;
-mod script;
 mod text;
 
 pub use ask::{Asker, Question, Reply};
-pub use schema::{MAX_FIELDS, MAX_NAME, MAX_OPTIONS, SchemaRefused, read_schema, read_schema_json};
-pub use script::{Script, ScriptError};
-pub use text::{MAX_MESSAGE, MAX_TITLE, safe_text};
+pub use schema::{SchemaRefused, read_schema};
+pub use text::{check_message, safe_text};

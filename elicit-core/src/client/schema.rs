@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 use crate::client::text::{MAX_MESSAGE, MAX_TITLE};
 use crate::form::{Choice, Field, FieldKind, Form, Format};
 
-/// Why a `requestedSchema` cannot be shown.
+/// Why a `requestedSchema` (or a message) cannot be shown. A client returns it to the
+/// server as a JSON-RPC error with code `-32602` (invalid params).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SchemaRefused {
@@ -20,10 +21,7 @@ pub struct SchemaRefused {
 }
 
 impl SchemaRefused {
-    /// The JSON-RPC error code a client returns for it: invalid params.
-    pub const CODE: i32 = -32602;
-
-    fn at(path: impl Into<String>, reason: impl Into<String>) -> SchemaRefused {
+    pub(crate) fn at(path: impl Into<String>, reason: impl Into<String>) -> SchemaRefused {
         SchemaRefused {
             path: path.into(),
             reason: reason.into(),
@@ -45,41 +43,33 @@ impl std::error::Error for SchemaRefused {}
 
 /// The longest property name a schema may use, in bytes. A longer one is refused with a
 /// [`SchemaRefused`] naming this limit.
-pub const MAX_NAME: usize = 256;
+pub(crate) const MAX_NAME: usize = 256;
 /// The most fields (properties) a schema may have. More are refused, before any field is
 /// read, with a [`SchemaRefused`] naming this limit.
-pub const MAX_FIELDS: usize = 1000;
+pub(crate) const MAX_FIELDS: usize = 1000;
 /// The most options one choice or multi-select may offer. More are refused, before any
 /// option is read, with a [`SchemaRefused`] naming this limit. A multi-select `default`
 /// longer than its list of options is refused on its length alone.
-pub const MAX_OPTIONS: usize = 1000;
+pub(crate) const MAX_OPTIONS: usize = 1000;
 
 /// Reads a `requestedSchema` of any revision (2025-06-18 `enum` + `enumNames`, 2025-11-25
-/// and later `oneOf` / `items.anyOf` and defaults) into a [`Form`].
+/// and later `oneOf` / `items.anyOf` and defaults), given as the JSON text the server sent,
+/// into a [`Form`]. The fields come in the order the server wrote them, whatever
+/// serde_json's features.
 ///
 /// Titles of options follow the schema's own precedence: a `oneOf` / `anyOf` title, else
-/// the `enumNames` entry, else the raw value. Fields come in the order of the
-/// `properties` object as parsed: the server's order when serde_json's `preserve_order`
-/// feature is on in your build, else sorted by name (serde_json's default map). To keep
-/// the server's order without that feature, read the JSON text with
-/// [`read_schema_json`].
-pub fn read_schema(schema: &Value) -> Result<Form, SchemaRefused> {
-    read_schema_in(schema, None)
-}
-
-/// [`read_schema`] for the schema's JSON text as the server sent it: the fields come in
-/// the order the server wrote them, whatever serde_json's features.
+/// the `enumNames` entry, else the raw value.
 ///
 /// ```
-/// use elicit_core::client::read_schema_json;
+/// use elicit_core::client::read_schema;
 ///
 /// let text = r#"{"type": "object", "properties": {"seat": {"type": "string"}, "date": {"type": "string"}}}"#;
-/// let form = read_schema_json(text)?;
+/// let form = read_schema(text)?;
 /// let names: Vec<&str> = form.fields().iter().map(|f| f.name()).collect();
 /// assert_eq!(names, ["seat", "date"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn read_schema_json(text: &str) -> Result<Form, SchemaRefused> {
+pub fn read_schema(text: &str) -> Result<Form, SchemaRefused> {
     let root = "requestedSchema";
     let unreadable = |e: serde_json::Error| SchemaRefused::at(root, format!("not JSON: {e}"));
     let schema: Value = serde_json::from_str(text).map_err(unreadable)?;
@@ -665,6 +655,11 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// The schema's text read (the order of a `Value`'s map is all these tests need).
+    fn read_schema(schema: &Value) -> Result<Form, SchemaRefused> {
+        super::read_schema(&schema.to_string())
+    }
 
     fn multi(options: usize, default: Value) -> Value {
         let options: Vec<String> = (0..options).map(|i| format!("o{i}")).collect();

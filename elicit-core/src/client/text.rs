@@ -6,15 +6,38 @@
 
 use std::borrow::Cow;
 
+use crate::client::SchemaRefused;
+
 /// The longest title, option value or option title a schema may use, in bytes (4 KiB).
-/// Longer ones are refused with a [`SchemaRefused`](crate::client::SchemaRefused) naming
-/// this limit.
-pub const MAX_TITLE: usize = 4 * 1024;
+/// Longer ones are refused with a [`SchemaRefused`] naming this limit.
+pub(crate) const MAX_TITLE: usize = 4 * 1024;
 
 /// The longest message or field description a client takes, in bytes (64 KiB). A longer
-/// `description` is a [`SchemaRefused`](crate::client::SchemaRefused); a longer message
-/// is refused by `elicit_rmcp::client::FormClient` with `-32602`.
-pub const MAX_MESSAGE: usize = 64 * 1024;
+/// `description` is a [`SchemaRefused`]; a longer message too ([`check_message`]).
+pub(crate) const MAX_MESSAGE: usize = 64 * 1024;
+
+/// Refuses a server's message (or URL; `what` names it) longer than 64 KiB, the most a
+/// client shows, with a [`SchemaRefused`] naming the limit: call it before showing any.
+///
+/// ```
+/// use elicit_core::client::check_message;
+///
+/// assert!(check_message("message", "Book the 14:00 show?").is_ok());
+/// let refused = check_message("url", &"a".repeat(70_000)).unwrap_err();
+/// assert_eq!(refused.reason, "the url is 70000 bytes, more than the 65536 a client shows");
+/// ```
+pub fn check_message(what: &str, text: &str) -> Result<(), SchemaRefused> {
+    if text.len() > MAX_MESSAGE {
+        return Err(SchemaRefused::at(
+            what,
+            format!(
+                "the {what} is {} bytes, more than the {MAX_MESSAGE} a client shows",
+                text.len()
+            ),
+        ));
+    }
+    Ok(())
+}
 
 /// `text` made safe to print on a terminal or in a log: every escape sequence (ESC-led
 /// or C1-led: CSI, OSC such as links and clipboard writes, DCS, SOS, PM, APC) is removed

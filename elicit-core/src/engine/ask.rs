@@ -14,7 +14,7 @@ use crate::answer::{
 };
 use crate::form::Form;
 use crate::seal::random_id;
-use crate::wizard::{Flow, Outcome, Poll, Wizard, WizardError, WizardState};
+use crate::wizard::{Flow, Outcome, Poll, Wizard, WizardState};
 
 /// The user's answer to a URL-mode elicitation: whether they agreed to open it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -367,8 +367,7 @@ impl Call {
         if let Some(logged) = self.logged(index) {
             let state = WizardState::deserialize(logged)
                 .map_err(|e| replay_error(AnswerError::Parse(e)))?;
-            let mut flow = Flow::<W>::restore(state)
-                .map_err(|e| Halt::Ask(AskError::Wizard(WizardError::State(e))))?;
+            let mut flow = Flow::<W>::restore(state).map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
             return match self.poll(&mut flow, ctx)? {
                 Poll::Done(outcome) => Ok(outcome),
                 Poll::Ask(_) => Err(replay_error(AnswerError::Malformed(
@@ -399,8 +398,7 @@ impl Call {
             }
         }
         let mut flow = match self.pending(index).and_then(|p| p.wizard.take()) {
-            Some(state) => Flow::<W>::restore(state)
-                .map_err(|e| Halt::Ask(AskError::Wizard(WizardError::State(e))))?,
+            Some(state) => Flow::<W>::restore(state).map_err(|e| Halt::Ask(AskError::Wizard(e)))?,
             None => Flow::<W>::new(),
         }
         .with_strictness(self.settings.strictness);

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::Request;
 use crate::answer::AnswerError;
-use crate::form::{Revision, SchemaError};
+use crate::form::{FormError, Revision};
 use crate::wizard::WizardError;
 
 /// Why a question could not be asked or answered.
@@ -25,7 +25,7 @@ pub enum AskError {
         revision: Option<Revision>,
     },
     /// The revision cannot express the form (a multi-select on 2025-06-18).
-    Schema(SchemaError),
+    Schema(FormError),
     /// The answer was malformed, or still invalid after every attempt.
     Answer(AnswerError),
     /// A wizard could not go on.

@@ -72,8 +72,8 @@ use serde_json::Value;
 
 use crate::answer::Strictness;
 use crate::form::Revision;
-use crate::seal::store::{MemoryStore, RedeemStore, Redemption};
 use crate::seal::{Binding, SealError, Sealer, random_id};
+use crate::seal::{MemoryStore, RedeemStore, Redemption};
 
 mod ask;
 mod error;
@@ -145,7 +145,7 @@ impl Engine {
 
     /// Where redeemed states are recorded: each sealed state is good for one retry, and
     /// a replayed one is refused. Replicas behind a load balancer share a store such as
-    /// `seal::redis::RedisStore` (feature `redis`).
+    /// `seal::RedisStore` (feature `redis`).
     pub fn with_store(mut self, store: impl RedeemStore + 'static) -> Engine {
         self.store = Arc::new(store);
         self
@@ -154,11 +154,6 @@ impl Engine {
     /// The settings, to change them in place (`engine.settings_mut().attempts = 5`).
     pub fn settings_mut(&mut self) -> &mut Settings {
         &mut self.settings
-    }
-
-    /// The settings.
-    pub fn settings(&self) -> &Settings {
-        &self.settings
     }
 
     /// A call whose questions are pushed: 2025-06-18 and 2025-11-25, where the server
@@ -476,7 +471,7 @@ impl Call {
         &self.client
     }
 
-    /// The settings the call was opened with.
+    /// The settings the call was opened with (the adapter's transport reads the timeout).
     pub fn settings(&self) -> &Settings {
         &self.settings
     }

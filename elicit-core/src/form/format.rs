@@ -18,7 +18,7 @@ pub enum Format {
 
 impl Format {
     /// The JSON Schema keyword value.
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Format::Email => "email",
             Format::Uri => "uri",

@@ -14,5 +14,5 @@ mod schema;
 pub use format::Format;
 pub(crate) use model::int_value;
 pub use model::{Choice, Choices, Field, FieldKind, Form, FormError, Options};
-pub use revision::{ParseRevisionError, Revision};
-pub use schema::{RequestedSchema, SchemaError};
+pub use revision::Revision;
+pub use schema::RequestedSchema;

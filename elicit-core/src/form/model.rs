@@ -20,6 +20,7 @@ pub struct Choice {
 
 impl Choice {
     /// A choice from static strings (usable in constants).
+    #[doc(hidden)]
     pub const fn new(value: &'static str, title: Option<&'static str>) -> Choice {
         Choice {
             value: Cow::Borrowed(value),
@@ -61,7 +62,7 @@ impl Choice {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use elicit_core::form::{Choice, Choices};
+/// use elicit_core::{Choice, Choices};
 ///
 /// static SIZES: [Choice; 2] = [Choice::new("S", Some("Small")), Choice::new("L", Some("Large"))];
 /// let fixed = Choices::from(&SIZES);
@@ -197,6 +198,7 @@ impl fmt::Debug for Choices {
 #[non_exhaustive]
 pub enum FieldKind {
     /// A text field (`type: "string"`).
+    #[non_exhaustive]
     String {
         /// One of the four allowed formats.
         format: Option<Format>,
@@ -208,6 +210,7 @@ pub enum FieldKind {
         default: Option<Cow<'static, str>>,
     },
     /// A whole number (`type: "integer"`).
+    #[non_exhaustive]
     Integer {
         /// The announced `minimum`.
         minimum: Option<i128>,
@@ -221,6 +224,7 @@ pub enum FieldKind {
         default: Option<i128>,
     },
     /// A number (`type: "number"`).
+    #[non_exhaustive]
     Number {
         /// The announced `minimum`.
         minimum: Option<f64>,
@@ -232,11 +236,13 @@ pub enum FieldKind {
         default: Option<f64>,
     },
     /// A checkbox (`type: "boolean"`).
+    #[non_exhaustive]
     Boolean {
         /// Pre-filled value (every revision).
         default: Option<bool>,
     },
     /// Pick one of several options.
+    #[non_exhaustive]
     Select {
         /// The options, in order.
         options: Choices,
@@ -246,6 +252,7 @@ pub enum FieldKind {
         legacy_enum_names: bool,
     },
     /// Pick any number of options (2025-11-25 and later).
+    #[non_exhaustive]
     MultiSelect {
         /// The options, in order.
         options: Choices,
@@ -311,7 +318,9 @@ pub struct Field {
 }
 
 impl Field {
-    /// A field with no title or description.
+    /// A field with no title or description (for the crate's own tests and the derive;
+    /// a field's kind cannot be written outside the crate).
+    #[doc(hidden)]
     pub fn new(name: impl Into<Cow<'static, str>>, required: bool, kind: FieldKind) -> Field {
         Field {
             name: name.into(),
@@ -323,12 +332,14 @@ impl Field {
     }
 
     /// Sets the title.
+    #[doc(hidden)]
     pub fn with_title(mut self, title: impl Into<Cow<'static, str>>) -> Field {
         self.title = Some(title.into());
         self
     }
 
     /// Sets the description.
+    #[doc(hidden)]
     pub fn with_description(mut self, description: impl Into<Cow<'static, str>>) -> Field {
         self.description = Some(description.into());
         self
@@ -368,8 +379,10 @@ impl Field {
 
 /// A flat elicitation form: the fields in declaration order.
 ///
-/// Forms derived with `#[derive(Elicit)]` live in a `static`; runtime forms
-/// (e.g. options computed from a database) are built with [`Form::new`].
+/// Forms derived with `#[derive(Elicit)]` live in a `static`. At run time a form is
+/// changed for one call (options computed from a database, a default from the call's
+/// arguments) with [`Prepared`](crate::wizard::Prepared), and a client reads the
+/// server's with [`read_schema`](crate::client::read_schema).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Form {
     pub(crate) fields: Cow<'static, [Field]>,
@@ -378,21 +391,53 @@ pub struct Form {
     pub(crate) schema_json: SchemaJson,
 }
 
-/// Why a runtime [`Form`] cannot be built.
+/// What is wrong with a form: one built at run time breaks a rule of the MCP subset,
+/// it needs a newer protocol revision than the peer speaks, or a revision string is not
+/// one this crate knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FormError {
-    message: String,
+#[non_exhaustive]
+pub enum FormError {
+    /// A form built at run time (changed for one call, or read from a schema) breaks a
+    /// rule of the subset; the text says which.
+    Invalid(String),
+    /// The form needs a newer revision (for example a multi-select on 2025-06-18).
+    #[non_exhaustive]
+    Unsupported {
+        /// What the peer speaks.
+        revision: Revision,
+        /// The oldest revision the form needs.
+        needs: Revision,
+        /// The first field that needs it.
+        field: String,
+    },
+    /// A protocol version string that is not one of the [`Revision`]s this crate knows
+    /// (the text as given, cut to 40 characters).
+    UnknownRevision(String),
 }
 
 impl FormError {
     pub(crate) fn new(message: String) -> Self {
-        FormError { message }
+        FormError::Invalid(message)
     }
 }
 
 impl fmt::Display for FormError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        match self {
+            FormError::Invalid(message) => f.write_str(message),
+            FormError::Unsupported {
+                revision,
+                needs,
+                field,
+            } => write!(
+                f,
+                "field `{field}` needs MCP {needs} or later (a multi-select), but the client speaks {revision}"
+            ),
+            FormError::UnknownRevision(given) => write!(
+                f,
+                "unknown MCP protocol revision {given:?}: expected \"2025-06-18\", \"2025-11-25\" or \"2026-07-28\""
+            ),
+        }
     }
 }
 
@@ -418,6 +463,7 @@ impl Form {
     /// A form built at run time. The same rules the derive checks at compile time are
     /// checked here: at least one field, unique names, bounds in order, defaults that
     /// fit, options that are unique and non-empty.
+    #[doc(hidden)]
     pub fn new(fields: Vec<Field>) -> Result<Form, FormError> {
         crate::form::rules::check_fields(&fields)?;
         Ok(Form::from_checked(fields))

@@ -3,6 +3,8 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::form::FormError;
+
 /// A revision of the Model Context Protocol, as negotiated with the peer.
 ///
 /// Revisions are ordered by date, so `revision >= Revision::V2025_11_25` asks
@@ -15,7 +17,7 @@ use core::str::FromStr;
 /// assert_eq!(rev, Revision::V2025_11_25);
 /// assert_eq!(rev.to_string(), "2025-11-25");
 /// assert!(Revision::V2026_07_28 > rev);
-/// # Ok::<(), elicit_core::form::ParseRevisionError>(())
+/// # Ok::<(), elicit_core::FormError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
@@ -40,7 +42,7 @@ impl Revision {
     pub const LATEST: Revision = Revision::V2026_07_28;
 
     /// The wire string, e.g. `"2025-06-18"`.
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Revision::V2025_06_18 => "2025-06-18",
             Revision::V2025_11_25 => "2025-11-25",
@@ -75,35 +77,15 @@ impl fmt::Display for Revision {
     }
 }
 
-/// A protocol version string that is not one of the [`Revision`]s this crate knows.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseRevisionError {
-    given: String,
-}
-
-impl fmt::Display for ParseRevisionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown: String = self.given.chars().take(40).collect();
-        write!(
-            f,
-            "unknown MCP protocol revision {shown:?}: expected \"2025-06-18\", \"2025-11-25\" or \"2026-07-28\""
-        )
-    }
-}
-
-impl std::error::Error for ParseRevisionError {}
-
 impl FromStr for Revision {
-    type Err = ParseRevisionError;
+    type Err = FormError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Revision::ALL
             .iter()
             .copied()
             .find(|r| r.as_str() == s)
-            .ok_or_else(|| ParseRevisionError {
-                given: s.to_owned(),
-            })
+            .ok_or_else(|| FormError::UnknownRevision(s.chars().take(40).collect()))
     }
 }
 

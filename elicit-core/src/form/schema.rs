@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 
-use crate::form::{Choice, Field, FieldKind, Form, Revision};
+use crate::form::{Choice, Field, FieldKind, Form, FormError, Revision};
 
 /// The `requestedSchema` of a form for one protocol revision.
 ///
@@ -22,42 +22,10 @@ pub struct RequestedSchema<'a> {
     revision: Revision,
 }
 
-/// A form that the peer's revision cannot express.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SchemaError {
-    /// The form needs a newer revision (for example a multi-select on 2025-06-18).
-    Unsupported {
-        /// What the peer speaks.
-        revision: Revision,
-        /// The oldest revision the form needs.
-        needs: Revision,
-        /// The first field that needs it.
-        field: String,
-    },
-}
-
-impl fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SchemaError::Unsupported {
-                revision,
-                needs,
-                field,
-            } => write!(
-                f,
-                "field `{field}` needs MCP {needs} or later (a multi-select), but the client speaks {revision}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SchemaError {}
-
 impl Form {
     /// The `requestedSchema` of this form for `revision`, or an error when the
     /// revision cannot express it. Costs a bounds check and two words.
-    pub fn requested_schema(&self, revision: Revision) -> Result<RequestedSchema<'_>, SchemaError> {
+    pub fn requested_schema(&self, revision: Revision) -> Result<RequestedSchema<'_>, FormError> {
         if revision < self.min_revision {
             let needs = self.min_revision;
             let field = self
@@ -66,7 +34,7 @@ impl Form {
                 .find(|f| f.kind.min_revision() > revision)
                 .map(|f| f.name.to_string())
                 .unwrap_or_default();
-            return Err(SchemaError::Unsupported {
+            return Err(FormError::Unsupported {
                 revision,
                 needs,
                 field,
@@ -86,13 +54,8 @@ impl<'a> RequestedSchema<'a> {
     }
 
     /// The revision this schema is written for.
-    pub fn revision(&self) -> Revision {
+    pub(crate) fn revision(&self) -> Revision {
         self.revision
-    }
-
-    /// The form behind the schema.
-    pub fn form(&self) -> &'a Form {
-        self.form
     }
 
     /// The compact JSON text, written once per form and revision and kept in the form
@@ -116,13 +79,6 @@ impl<'a> RequestedSchema<'a> {
             // Plain maps, strings and numbers: writing them to a `Vec` cannot fail.
             serde_json::to_vec(self).unwrap_or_default()
         })
-    }
-
-    /// The schema as a JSON value, for an API that takes one (it also serializes
-    /// directly with serde).
-    pub fn to_value(&self) -> serde_json::Value {
-        // Serializing plain maps, strings and numbers into a `Value` cannot fail.
-        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
 }
 

@@ -8,6 +8,8 @@ use aes_gcm_siv::aead::KeyInit;
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
 
+use super::SealError;
+
 /// A 256-bit key. Its `Debug` never shows the bytes, and `==` takes the same time
 /// whatever the keys.
 #[derive(Clone)]
@@ -33,7 +35,7 @@ impl Key {
 
     /// The key in URL-safe base64 without padding, for a key file or an environment
     /// variable.
-    pub fn to_base64(&self) -> String {
+    pub(crate) fn to_base64(&self) -> String {
         URL_SAFE_NO_PAD.encode(self.0)
     }
 
@@ -62,25 +64,25 @@ impl fmt::Debug for Key {
 }
 
 impl FromStr for Key {
-    type Err = KeyError;
+    type Err = SealError;
 
     /// 64 hex digits, or 32 bytes in base64 (URL-safe or standard, padded or not).
-    fn from_str(s: &str) -> Result<Key, KeyError> {
+    fn from_str(s: &str) -> Result<Key, SealError> {
         let s = s.trim();
         let bytes = if s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
             // All ASCII, so every two-byte slice is on a character boundary.
             (0..32)
                 .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16))
                 .collect::<Result<Vec<u8>, _>>()
-                .map_err(|_| KeyError::BadKey)?
+                .map_err(|_| bad_key())?
         } else {
             let unpadded = s.trim_end_matches('=');
             URL_SAFE_NO_PAD
                 .decode(unpadded)
                 .or_else(|_| STANDARD_NO_PAD.decode(unpadded))
-                .map_err(|_| KeyError::BadKey)?
+                .map_err(|_| bad_key())?
         };
-        let bytes: [u8; 32] = bytes.try_into().map_err(|_| KeyError::BadKey)?;
+        let bytes: [u8; 32] = bytes.try_into().map_err(|_| bad_key())?;
         Ok(Key(bytes))
     }
 }
@@ -88,22 +90,18 @@ impl FromStr for Key {
 /// A key's name in a token: 1 to 16 of `A-Z a-z 0-9 _ -`, so it is safe to show and
 /// log.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct KeyId(pub(super) String);
+pub(crate) struct KeyId(pub(super) String);
 
 impl KeyId {
     /// The longest id.
     const MAX_LEN: usize = 16;
 
-    /// Checks `id`: 1 to 16 characters, each an ASCII letter or digit, `_` or `-`;
-    /// anything else is [`KeyError::BadId`].
-    ///
-    /// The id's text is its `Display` and its `AsRef<str>`, and an id compares equal
-    /// to its text (`id == "k1"`).
-    pub fn new(id: &str) -> Result<KeyId, KeyError> {
+    /// Checks `id`: 1 to 16 characters, each an ASCII letter or digit, `_` or `-`.
+    pub(crate) fn new(id: &str) -> Result<KeyId, SealError> {
         if Self::valid(id) {
             Ok(KeyId(id.to_owned()))
         } else {
-            Err(KeyError::BadId(id.chars().take(32).collect()))
+            Err(bad_id(id))
         }
     }
 
@@ -116,9 +114,9 @@ impl KeyId {
 }
 
 impl FromStr for KeyId {
-    type Err = KeyError;
+    type Err = SealError;
 
-    fn from_str(s: &str) -> Result<KeyId, KeyError> {
+    fn from_str(s: &str) -> Result<KeyId, SealError> {
         KeyId::new(s)
     }
 }
@@ -153,45 +151,27 @@ impl PartialEq<&str> for KeyId {
     }
 }
 
-/// Why a key or keyring could not be read. Its messages never show key material.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum KeyError {
-    /// A key is not 32 bytes of base64 or 64 hex digits, or an entry is not `id:key`.
-    BadKey,
-    /// A key id is not 1 to 16 of `A-Z a-z 0-9 _ -` (at most 32 characters of it).
-    BadId(String),
-    /// Two keys share an id.
-    DuplicateId(String),
-    /// The text has no `id:key` pair.
-    Empty,
-    /// The environment variable is not set or not Unicode.
-    MissingEnv(String),
+/// A key or keyring that could not be read. Its messages never show key material.
+fn bad_key() -> SealError {
+    SealError::Key("expected `id:key` with a key of 32 bytes in base64, or 64 hex digits".into())
 }
 
-impl fmt::Display for KeyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            KeyError::BadKey => {
-                f.write_str("expected `id:key` with a key of 32 bytes in base64, or 64 hex digits")
-            }
-            KeyError::BadId(id) => write!(
-                f,
-                "key id {id:?} must be 1 to 16 letters, digits, '_' or '-'"
-            ),
-            KeyError::DuplicateId(id) => write!(f, "key id {id:?} is used twice"),
-            KeyError::Empty => f.write_str("no key given: expected `id:key[,id:key..]`"),
-            KeyError::MissingEnv(var) => {
-                write!(
-                    f,
-                    "the environment variable {var} is not set (or not Unicode)"
-                )
-            }
-        }
-    }
+fn bad_id(id: &str) -> SealError {
+    let id: String = id.chars().take(32).collect();
+    SealError::Key(format!(
+        "key id {id:?} must be 1 to 16 letters, digits, '_' or '-'"
+    ))
 }
 
-impl std::error::Error for KeyError {}
+fn duplicate_id(id: &str) -> SealError {
+    SealError::Key(format!("key id {id:?} is used twice"))
+}
+
+fn missing_env(var: &str) -> SealError {
+    SealError::Key(format!(
+        "the environment variable {var} is not set (or not Unicode)"
+    ))
+}
 
 /// The current sealing key and the previous keys that still open tokens.
 ///
@@ -204,7 +184,7 @@ pub struct Keyring {
 
 impl Keyring {
     /// A keyring whose current key is `key`, named `id`.
-    pub fn new(id: impl AsRef<str>, key: Key) -> Result<Keyring, KeyError> {
+    pub fn new(id: impl AsRef<str>, key: Key) -> Result<Keyring, SealError> {
         Ok(Keyring {
             keys: vec![(KeyId::new(id.as_ref())?, key)],
         })
@@ -222,10 +202,10 @@ impl Keyring {
     }
 
     /// Adds a previous key: it opens tokens but no longer seals.
-    pub fn with_previous(mut self, id: impl AsRef<str>, key: Key) -> Result<Keyring, KeyError> {
+    pub fn with_previous(mut self, id: impl AsRef<str>, key: Key) -> Result<Keyring, SealError> {
         let id = KeyId::new(id.as_ref())?;
         if self.keys.iter().any(|(k, _)| *k == id) {
-            return Err(KeyError::DuplicateId(id.0));
+            return Err(duplicate_id(&id.0));
         }
         self.keys.push((id, key));
         Ok(self)
@@ -234,10 +214,8 @@ impl Keyring {
     /// Reads the keyring from the environment variable `var`, in the text form of the
     /// [module docs](super#keys-and-rotation), such as
     /// `ELICIT_KEYS=k2:BASE64KEY,k1:BASE64KEY`.
-    pub fn from_env(var: &str) -> Result<Keyring, KeyError> {
-        std::env::var(var)
-            .map_err(|_| KeyError::MissingEnv(var.to_owned()))?
-            .parse()
+    pub fn from_env(var: &str) -> Result<Keyring, SealError> {
+        std::env::var(var).map_err(|_| missing_env(var))?.parse()
     }
 
     /// The keyring in its text form, current key first. It holds the keys: treat it as
@@ -264,9 +242,9 @@ impl Keyring {
 }
 
 impl FromStr for Keyring {
-    type Err = KeyError;
+    type Err = SealError;
 
-    fn from_str(s: &str) -> Result<Keyring, KeyError> {
+    fn from_str(s: &str) -> Result<Keyring, SealError> {
         let mut ring: Option<Keyring> = None;
         // Comment lines go first, whole: a comment may contain commas.
         for pair in s
@@ -276,13 +254,15 @@ impl FromStr for Keyring {
             .map(str::trim)
             .filter(|p| !p.is_empty())
         {
-            let (id, key) = pair.split_once(':').ok_or(KeyError::BadKey)?;
+            let (id, key) = pair.split_once(':').ok_or(bad_key())?;
             let key: Key = key.parse()?;
             ring = Some(match ring {
                 None => Keyring::new(id.trim(), key)?,
                 Some(r) => r.with_previous(id.trim(), key)?,
             });
         }
-        ring.ok_or(KeyError::Empty)
+        ring.ok_or(SealError::Key(
+            "no key given: expected `id:key[,id:key..]`".into(),
+        ))
     }
 }

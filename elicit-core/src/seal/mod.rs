@@ -56,7 +56,7 @@
 //!
 //! Within its lifetime a token opens as often as it is presented: the cipher alone
 //! cannot make it single use. The rmcp adapter (`elicit_rmcp`) records each
-//! state it opens in a [`store::RedeemStore`] and refuses the second redemption.
+//! state it opens in a [`RedeemStore`] and refuses the second redemption.
 //!
 //! # Keys and rotation
 //!
@@ -83,15 +83,20 @@
 //! // back in the same form with `to_text()`.
 //! let round_trip: Keyring = ring.to_text().parse()?;
 //! assert_eq!(round_trip.to_text(), ring.to_text());
-//! # Ok::<(), elicit_core::seal::KeyError>(())
+//! # Ok::<(), elicit_core::seal::SealError>(())
 //! ```
 
+mod exact;
 mod keys;
 #[cfg(feature = "redis")]
-pub mod redis;
-pub mod store;
+mod redis;
+mod store;
 
-pub use keys::{Key, KeyError, KeyId, Keyring};
+pub(crate) use keys::KeyId;
+pub use keys::{Key, Keyring};
+#[cfg(feature = "redis")]
+pub use redis::RedisStore;
+pub use store::{MemoryStore, RedeemStore, Redemption};
 
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -106,7 +111,7 @@ use serde_json::Value;
 
 /// The longest token [`Sealer::open`] reads (64 KiB); longer input is refused before
 /// any decoding, and [`Sealer::seal`] never produces a longer one.
-pub const MAX_TOKEN_LEN: usize = 64 * 1024;
+pub(crate) const MAX_TOKEN_LEN: usize = 64 * 1024;
 
 /// How long a sealed token opens (15 minutes), unless the [`Sealer`] says otherwise.
 const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
@@ -256,8 +261,8 @@ pub enum SealError {
     /// Not a token of this format: wrong shape or version, bad key id, bad base64,
     /// too short or longer than [`MAX_TOKEN_LEN`].
     Malformed(&'static str),
-    /// Sealed with a key this keyring does not have (foreign or retired).
-    UnknownKey(KeyId),
+    /// Sealed with a key this keyring does not have (foreign or retired); its id.
+    UnknownKey(String),
     /// Authentication failed: the token was changed, or it was sealed for another
     /// principal, method, name or arguments, or by another key under the same id.
     /// The cipher cannot tell these apart.
@@ -284,6 +289,33 @@ pub enum SealError {
     },
     /// Sealing: the operating system gave no randomness for the nonce.
     Random,
+    /// A key or keyring could not be read (a key that is not 32 bytes of base64 or 64
+    /// hex digits, an id that is not 1 to 16 of `A-Z a-z 0-9 _ -`, an id used twice, no
+    /// key, an unset variable). The text never shows key material.
+    Key(String),
+    /// The store of redeemed states could not record a redemption (unreachable): the
+    /// state is refused, since single use cannot be promised without the record.
+    /// A store of your own makes one with [`SealError::store`].
+    #[non_exhaustive]
+    Store {
+        /// What failed, fit for a log.
+        message: String,
+        /// The store's own error.
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+}
+
+impl SealError {
+    /// A [`SealError::Store`]: `message`, caused by `source` when there is one.
+    pub fn store(
+        message: impl Into<String>,
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> SealError {
+        SealError::Store {
+            message: message.into(),
+            source,
+        }
+    }
 }
 
 impl fmt::Display for SealError {
@@ -315,6 +347,14 @@ impl fmt::Display for SealError {
                 "the state is too large to seal ({len} bytes, at most {MAX_TOKEN_LEN})"
             ),
             SealError::Random => f.write_str("no randomness for a nonce"),
+            SealError::Key(why) => f.write_str(why),
+            SealError::Store { message, source } => {
+                f.write_str(message)?;
+                if let Some(source) = source {
+                    write!(f, ": {source}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -323,6 +363,10 @@ impl std::error::Error for SealError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SealError::Payload(e) => Some(e),
+            SealError::Store {
+                source: Some(source),
+                ..
+            } => Some(&**source),
             _ => None,
         }
     }
@@ -447,7 +491,7 @@ impl Sealer {
         now: u64,
     ) -> Result<T, SealError> {
         let (body, payload) = self.open_bytes_at(binding, token, now)?;
-        serde_json::from_slice(&body[payload]).map_err(SealError::Payload)
+        exact::from_slice(&body[payload]).map_err(SealError::Payload)
     }
 
     /// [`open`](Self::open), with the token's time of sealing and its expiry (seconds
@@ -465,7 +509,7 @@ impl Sealer {
                 .ok_or(SealError::Tampered)
         };
         let (issued, expires) = (time(NONCE_LEN)?, time(NONCE_LEN + 8)?);
-        let value = serde_json::from_slice(&body[payload]).map_err(SealError::Payload)?;
+        let value = exact::from_slice(&body[payload]).map_err(SealError::Payload)?;
         Ok((value, issued, expires))
     }
 
@@ -494,7 +538,7 @@ impl Sealer {
         let (id, key) = self
             .keyring
             .get(id)
-            .ok_or_else(|| SealError::UnknownKey(KeyId(id.to_owned())))?;
+            .ok_or_else(|| SealError::UnknownKey(id.to_owned()))?;
         let mut body = URL_SAFE_NO_PAD
             .decode(body)
             .map_err(|_| SealError::Malformed("bad base64"))?;

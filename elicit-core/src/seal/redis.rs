@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
-use super::store::{Redeem, RedeemStore, Redemption, StoreError};
+use super::SealError;
+use super::store::{Redeem, RedeemStore, Redemption};
 
 /// How long one redemption may wait for Redis before the state is refused (2 s).
 const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
@@ -19,8 +20,7 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 /// Give it to the adapter (`elicit_rmcp::Elicitor::with_store`), or redeem with it yourself:
 ///
 /// ```no_run
-/// use elicit_core::seal::redis::RedisStore;
-/// use elicit_core::seal::store::{RedeemStore, Redemption};
+/// use elicit_core::seal::{RedeemStore, Redemption, RedisStore};
 ///
 /// # async fn run(id: &str, issued_at: u64, expires_at: u64) -> Result<(), Box<dyn std::error::Error>> {
 /// let store = RedisStore::connect("redis://127.0.0.1:6379/").await?;
@@ -47,21 +47,21 @@ impl std::fmt::Debug for RedisStore {
 impl RedisStore {
     /// Connects to the Redis at `url` (`redis://host:port/db`, `rediss://` for TLS,
     /// `redis+unix:///path`), with the key prefix `elicit:redeemed:`.
-    pub async fn connect(url: &str) -> Result<RedisStore, StoreError> {
+    pub async fn connect(url: &str) -> Result<RedisStore, SealError> {
         let client = ::redis::Client::open(url)
-            .map_err(|e| StoreError::new("not a Redis URL", Some(Box::new(e))))?;
+            .map_err(|e| SealError::store("not a Redis URL", Some(Box::new(e))))?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(REDIS_TIMEOUT))
             .set_response_timeout(Some(REDIS_TIMEOUT))
             .set_number_of_retries(2);
         let connection = ConnectionManager::new_with_config(client, config)
             .await
-            .map_err(|e| StoreError::new("cannot connect to Redis", Some(Box::new(e))))?;
+            .map_err(|e| SealError::store("cannot connect to Redis", Some(Box::new(e))))?;
         Ok(RedisStore::with_connection(connection))
     }
 
     /// A store on a connection of your own.
-    pub fn with_connection(connection: ConnectionManager) -> RedisStore {
+    pub(crate) fn with_connection(connection: ConnectionManager) -> RedisStore {
         RedisStore {
             connection,
             prefix: "elicit:redeemed:".to_owned(),
@@ -88,7 +88,7 @@ impl RedeemStore for RedisStore {
                 .query_async(&mut connection)
                 .await
                 .map_err(|e| {
-                    StoreError::new("cannot record the redemption in Redis", Some(Box::new(e)))
+                    SealError::store("cannot record the redemption in Redis", Some(Box::new(e)))
                 })?;
             Ok(if set.is_some() {
                 Redemption::First

@@ -7,21 +7,9 @@
 //! refused. An entry needs to live only as long as the state could still open.
 //!
 //! - [`MemoryStore`]: one process (the default of `engine::Engine`, and so of `elicit_rmcp::Elicitor`).
-//! - `RedisStore` (feature `redis`): replicas behind a load balancer share it, so a
+//! - [`RedisStore`](super::RedisStore) (feature `redis`): replicas behind a load balancer share it, so a
 //!   state redeemed on one is refused on every other.
 //!
-//! ```
-//! use elicit_core::seal::store::{MemoryStore, RedeemStore, Redemption};
-//!
-//! # async fn run() -> Result<(), elicit_core::seal::store::StoreError> {
-//! let store = MemoryStore::new();
-//! // Seconds since the Unix epoch: sealed now, opening for 15 minutes.
-//! let (issued_at, expires_at) = (4_102_444_800, 4_102_445_700);
-//! assert_eq!(store.redeem("Pq3x", issued_at, expires_at).await?, Redemption::First);
-//! assert_eq!(store.redeem("Pq3x", issued_at, expires_at).await?, Redemption::Again); // a replay
-//! # Ok(())
-//! # }
-//! ```
 
 use std::cmp::Reverse;
 use std::collections::hash_map::RandomState;
@@ -32,8 +20,11 @@ use std::hash::BuildHasher;
 use std::pin::Pin;
 use std::sync::Mutex;
 
+use super::SealError;
+
 /// What [`RedeemStore::redeem`] returns.
-pub type Redeem<'a> = Pin<Box<dyn Future<Output = Result<Redemption, StoreError>> + Send + 'a>>;
+pub(crate) type Redeem<'a> =
+    Pin<Box<dyn Future<Output = Result<Redemption, SealError>> + Send + 'a>>;
 
 /// The outcome of a redemption.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,52 +40,33 @@ pub enum Redemption {
 
 /// Records redeemed state ids. Implement it to keep them in a store of your own (a
 /// database, another cache); it must be atomic across every server that shares it.
+///
+/// ```
+/// use elicit_core::seal::{MemoryStore, RedeemStore, Redemption};
+///
+/// # async fn run() -> Result<(), elicit_core::seal::SealError> {
+/// let store = MemoryStore::new();
+/// // Seconds since the Unix epoch: sealed now, opening for 15 minutes.
+/// let (issued_at, expires_at) = (4_102_444_800, 4_102_445_700);
+/// assert_eq!(store.redeem("Pq3x", issued_at, expires_at).await?, Redemption::First);
+/// assert_eq!(store.redeem("Pq3x", issued_at, expires_at).await?, Redemption::Again); // a replay
+/// # Ok(())
+/// # }
+/// ```
 pub trait RedeemStore: Send + Sync + fmt::Debug {
     /// Records `id`, of a state sealed at `issued_at` that opens until `expires_at`
     /// (seconds since the Unix epoch): [`Redemption::First`] the first time, `Again`
     /// after. The record must last until `expires_at`; a store that drops records
     /// earlier answers `TooOld` for every state sealed before what it dropped. An error
     /// refuses the state: without the record, single use cannot be promised.
-    fn redeem<'a>(&'a self, id: &'a str, issued_at: u64, expires_at: u64) -> Redeem<'a>;
-}
-
-/// Why a store could not record a redemption (unreachable). Its message is fit for a
-/// log; the state is refused.
-#[derive(Debug)]
-pub struct StoreError {
-    message: String,
-    source: Option<Box<dyn std::error::Error + Send + Sync>>,
-}
-
-impl StoreError {
-    /// An error with `message`, caused by `source` when there is one.
-    pub fn new(
-        message: impl Into<String>,
-        source: Option<Box<dyn std::error::Error + Send + Sync>>,
-    ) -> StoreError {
-        StoreError {
-            message: message.into(),
-            source,
-        }
-    }
-}
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)?;
-        if let Some(source) = &self.source {
-            write!(f, ": {source}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for StoreError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source
-            .as_deref()
-            .map(|e| e as &(dyn std::error::Error + 'static))
-    }
+    /// A store that cannot be reached answers [`SealError::store`].
+    #[allow(clippy::type_complexity)]
+    fn redeem<'a>(
+        &'a self,
+        id: &'a str,
+        issued_at: u64,
+        expires_at: u64,
+    ) -> Pin<Box<dyn Future<Output = Result<Redemption, SealError>> + Send + 'a>>;
 }
 
 /// The most ids a [`MemoryStore`] holds unless told otherwise (1,000,000, about 40 MB
@@ -142,13 +114,9 @@ impl MemoryStore {
     }
 
     /// How many ids it holds now (expired ones are dropped on the next redemption).
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.lock().ids.len()
-    }
-
-    /// Whether it holds no ids.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Live> {

@@ -8,11 +8,11 @@ use std::marker::PhantomData;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::state::{End, Pending, Record, StateError, WizardState};
+use super::state::{End, Pending, Record, STATE_VERSION, WizardState};
 use super::step::StepForm;
 use super::{Rejection, Wizard};
 use crate::answer::{Action, AnswerError, Strictness};
-use crate::form::{Form, RequestedSchema, Revision, SchemaError};
+use crate::form::{Form, FormError, RequestedSchema, Revision};
 
 /// A step of a flow, by position and name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -181,7 +181,7 @@ pub enum WizardError {
     /// [`Flow::answer`] was called with no question pending: call [`Flow::poll`] first.
     NotAsked,
     /// The peer's revision cannot express a step's form.
-    Schema(SchemaError),
+    Schema(FormError),
     /// A `prepare` hook asked for something the step's form cannot take
     /// (a programming error in the hook).
     Prepare {
@@ -192,8 +192,21 @@ pub enum WizardError {
     },
     /// The client's result is malformed or has an unknown action.
     Answer(AnswerError),
-    /// A saved state cannot be restored.
-    State(StateError),
+    /// A saved state was written by another format version.
+    #[non_exhaustive]
+    StateVersion {
+        /// The version in the state.
+        found: u32,
+    },
+    /// A saved state belongs to another wizard type.
+    #[non_exhaustive]
+    OtherWizard {
+        /// The wizard name in the state.
+        found: String,
+    },
+    /// A saved state is inconsistent (tampered with, or saved by an older build of the
+    /// wizard).
+    Corrupt(String),
 }
 
 impl fmt::Display for WizardError {
@@ -208,7 +221,15 @@ impl fmt::Display for WizardError {
                 write!(f, "the prepare hook of {step} is invalid: {message}")
             }
             WizardError::Answer(e) => e.fmt(f),
-            WizardError::State(e) => e.fmt(f),
+            WizardError::StateVersion { found } => write!(
+                f,
+                "the saved flow has format version {found}, this build reads version {STATE_VERSION}"
+            ),
+            WizardError::OtherWizard { found } => {
+                let found: String = found.chars().take(60).collect();
+                write!(f, "the saved flow belongs to another wizard ({found:?})")
+            }
+            WizardError::Corrupt(what) => write!(f, "the saved flow is invalid: {what}"),
         }
     }
 }
@@ -218,7 +239,6 @@ impl std::error::Error for WizardError {
         match self {
             WizardError::Schema(e) => Some(e),
             WizardError::Answer(e) => Some(e),
-            WizardError::State(e) => Some(e),
             _ => None,
         }
     }
@@ -310,14 +330,14 @@ impl<W: Wizard> Flow<W> {
     }
 
     /// Takes the state out of the flow.
-    pub fn into_state(self) -> WizardState {
+    pub(crate) fn into_state(self) -> WizardState {
         self.state
     }
 
     /// Restores a flow from a saved state. Every recorded answer is parsed again and
     /// every offered choice re-checked, so a state that does not fit this wizard is a
     /// typed error, never a panic.
-    pub fn restore(mut state: WizardState) -> Result<Self, StateError> {
+    pub fn restore(mut state: WizardState) -> Result<Self, WizardError> {
         let progress = state.restore::<W>()?;
         Ok(Flow {
             state,
@@ -363,9 +383,7 @@ impl<W: Wizard> Flow<W> {
                 let progress = std::mem::take(&mut self.progress);
                 return match W::finish(progress) {
                     Some(done) => Ok(Poll::Done(Outcome::Completed(done))),
-                    None => Err(WizardError::State(StateError::Corrupt(
-                        "a required step has no answer".into(),
-                    ))),
+                    None => Err(WizardError::Corrupt("a required step has no answer".into())),
                 };
             }
             if self.state.pending.is_none() {

@@ -128,7 +128,7 @@ use serde_json::Value;
 use crate::form::Form;
 
 pub use flow::{Flow, FormParams, Outcome, Poll, Question, StepId, WizardError};
-pub use state::{StateError, WizardState};
+pub use state::WizardState;
 pub use step::{Prepared, PreparedForm};
 
 /// How many times a step is asked before the flow fails, unless the step says otherwise

@@ -1,12 +1,11 @@
 //! The saved state of a flow: [`WizardState`], serialized with serde between rounds,
 //! and the checks a saved state passes before a flow is restored from it.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Wizard;
+use super::flow::WizardError;
 use super::step::Prepared;
 use crate::answer::{AnswerError, Strictness};
 
@@ -16,6 +15,11 @@ pub(crate) const STATE_VERSION: u32 = 1;
 /// The serializable state of a [`Flow`](super::Flow): answers so far, the question
 /// pending with the choices it offered, the attempt count. Restore it with
 /// [`Flow::restore`](super::Flow::restore).
+///
+/// The engine seals it between rounds and reads every number back exactly. Saving it
+/// yourself, pick a format that does too: with serde_json, a number with 17 significant
+/// digits can read back one unit off in the last place unless the application turns on
+/// serde_json's `float_roundtrip` feature (elicit turns on no feature of yours).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WizardState {
     /// Format version (`STATE_VERSION`).
@@ -90,11 +94,6 @@ impl WizardState {
         self.done.len()
     }
 
-    /// Whether the flow has ended.
-    pub fn is_finished(&self) -> bool {
-        self.end.is_some()
-    }
-
     /// This state as it was before the poll that completed it: restored and polled, it
     /// completes again (a completed state itself does not poll). Other states are
     /// unchanged: a poll does not change them.
@@ -122,32 +121,36 @@ impl WizardState {
     /// again and every offered choice re-checked (the pending step's form is built), so
     /// a state that does not fit is a typed error, never a panic. Returns the answers
     /// so far.
-    pub(super) fn restore<W: Wizard>(&mut self) -> Result<W::Progress, StateError> {
+    pub(super) fn restore<W: Wizard>(&mut self) -> Result<W::Progress, WizardError> {
         if self.v != STATE_VERSION {
-            return Err(StateError::Version { found: self.v });
+            return Err(WizardError::StateVersion { found: self.v });
         }
         if self.wizard != W::NAME {
-            return Err(StateError::OtherWizard {
+            return Err(WizardError::OtherWizard {
                 found: std::mem::take(&mut self.wizard),
             });
         }
         let steps = W::STEPS;
         if self.done.len() > steps.len() {
-            return Err(StateError::Corrupt("more steps than the wizard has".into()));
+            return Err(WizardError::Corrupt(
+                "more steps than the wizard has".into(),
+            ));
         }
         let all_done = self.done.len() == steps.len();
         match (&self.end, all_done) {
             (None | Some(End::Completed), true) | (None, false) => {}
             (Some(End::Completed), false) => {
-                return Err(StateError::Corrupt("completed before the last step".into()));
+                return Err(WizardError::Corrupt(
+                    "completed before the last step".into(),
+                ));
             }
             (Some(_), true) => {
-                return Err(StateError::Corrupt("ended after the last step".into()));
+                return Err(WizardError::Corrupt("ended after the last step".into()));
             }
             (Some(_), false) => {}
         }
         if self.end.is_some() && (self.pending.is_some() || self.attempts != 0) {
-            return Err(StateError::Corrupt(
+            return Err(WizardError::Corrupt(
                 "a question is pending in an ended flow".into(),
             ));
         }
@@ -160,7 +163,7 @@ impl WizardState {
                         .validate(Some(content), Strictness::Strict)
                         .map_err(|e| corrupt(index, &e))?;
                     W::accept(None, &mut progress, index, &valid).map_err(|_| {
-                        StateError::Corrupt(format!(
+                        WizardError::Corrupt(format!(
                             "the answer to step {} does not parse",
                             index + 1
                         ))
@@ -172,21 +175,21 @@ impl WizardState {
         if let Some(pending) = &mut self.pending {
             let index = self.done.len();
             if index >= steps.len() {
-                return Err(StateError::Corrupt(
+                return Err(WizardError::Corrupt(
                     "a question is pending after the last step".into(),
                 ));
             }
             if self.attempts >= steps[index].attempts {
-                return Err(StateError::Corrupt(
+                return Err(WizardError::Corrupt(
                     "more attempts than the step allows".into(),
                 ));
             }
             pending
                 .prepared
                 .apply(W::form(index))
-                .map_err(StateError::Corrupt)?;
+                .map_err(WizardError::Corrupt)?;
         } else if self.attempts != 0 {
-            return Err(StateError::Corrupt(
+            return Err(WizardError::Corrupt(
                 "attempts counted with no question pending".into(),
             ));
         }
@@ -194,42 +197,6 @@ impl WizardState {
     }
 }
 
-fn corrupt(index: usize, e: &AnswerError) -> StateError {
-    StateError::Corrupt(format!("the answer to step {} is invalid: {e}", index + 1))
+fn corrupt(index: usize, e: &AnswerError) -> WizardError {
+    WizardError::Corrupt(format!("the answer to step {} is invalid: {e}", index + 1))
 }
-
-/// A saved state that does not belong to this flow or is not well-formed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StateError {
-    /// Saved by another format version.
-    Version {
-        /// The version in the state.
-        found: u32,
-    },
-    /// Saved by another wizard type.
-    OtherWizard {
-        /// The wizard name in the state.
-        found: String,
-    },
-    /// The state is inconsistent (tampered with, or saved by an older build of the wizard).
-    Corrupt(String),
-}
-
-impl fmt::Display for StateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StateError::Version { found } => write!(
-                f,
-                "the saved flow has format version {found}, this build reads version {STATE_VERSION}"
-            ),
-            StateError::OtherWizard { found } => {
-                let found: String = found.chars().take(60).collect();
-                write!(f, "the saved flow belongs to another wizard ({found:?})")
-            }
-            StateError::Corrupt(what) => write!(f, "the saved flow is invalid: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for StateError {}

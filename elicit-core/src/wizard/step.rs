@@ -94,7 +94,7 @@ impl PartialEq for Prepared {
 /// // In the `prepare` hook, for every flow:
 /// let prepared = Prepared::from(&form);
 /// # let _ = prepared;
-/// # Ok::<(), elicit_core::form::FormError>(())
+/// # Ok::<(), elicit_core::FormError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct PreparedForm(Arc<Built>);
@@ -120,7 +120,7 @@ impl PreparedForm {
     }
 
     /// The message, when the changes set one.
-    pub fn message(&self) -> Option<&str> {
+    pub(crate) fn message(&self) -> Option<&str> {
         self.0.changes.message.as_deref()
     }
 }

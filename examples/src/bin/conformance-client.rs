@@ -30,8 +30,9 @@ use std::time::Duration;
 
 use clap::Parser;
 use elicit_core::FieldKind;
-use elicit_core::client::{Asker, Question, Reply, Script};
+use elicit_core::client::{Asker, Question, Reply};
 use elicit_core::{Action, Format};
+use elicit_examples::script::Script;
 use elicit_rmcp::client::FormClient;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion, Tool};
@@ -438,7 +439,7 @@ mod tests {
     use serde_json::json;
 
     fn answer(schema: Value) -> (Reply, usize) {
-        let form = read_schema(&schema).unwrap();
+        let form = read_schema(&schema.to_string()).unwrap();
         let defaults = Defaults::default();
         let reply = defaults.answer(Question {
             server: None,

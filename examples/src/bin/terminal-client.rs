@@ -24,8 +24,9 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 
 use clap::Parser;
-use elicit_core::client::{Asker, Script, safe_text};
+use elicit_core::client::{Asker, safe_text};
 use elicit_examples::clock;
+use elicit_examples::script::Script;
 use elicit_examples::servers::serve;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::terminal::{self, Prompter, Terminal};

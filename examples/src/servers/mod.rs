@@ -59,7 +59,7 @@ impl ServerArgs {
             .with_tasks(elicit_rmcp::Tasks::new());
         Ok(match &self.redis {
             Some(url) => {
-                let store = elicit_core::seal::redis::RedisStore::connect(url)
+                let store = elicit_core::seal::RedisStore::connect(url)
                     .await
                     .map_err(|e| format!("--redis {url}: {e}"))?;
                 elicitor.with_store(store)

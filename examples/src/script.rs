@@ -5,8 +5,8 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
-use crate::answer::Action;
-use crate::client::{Asker, Question, Reply};
+use elicit_core::Action;
+use elicit_core::client::{Asker, Question, Reply};
 
 /// One scripted answer: which form it is for, and what to answer. Its JSON form is
 /// described on [`Script`].
@@ -69,15 +69,15 @@ impl std::error::Error for ScriptError {}
 /// - `content`: the answers of an accept (defaults fill the rest).
 ///
 /// ```
-/// use elicit_core::client::{Asker, Question, Reply, Script, read_schema};
-/// use serde_json::json;
+/// use elicit_core::client::{Asker, Question, Reply, read_schema};
+/// use elicit_examples::script::Script;
 ///
 /// let script: Script = r#"[
 ///     {"fields": ["seat"], "action": "accept", "content": {"seat": "A2"}},
 ///     {"message": "popcorn", "action": "decline"}
 /// ]"#.parse()?;
-/// let form = read_schema(&json!({"type": "object",
-///     "properties": {"seat": {"type": "string", "enum": ["A1", "A2"]}}}))?;
+/// let form = read_schema(r#"{"type": "object",
+///     "properties": {"seat": {"type": "string", "enum": ["A1", "A2"]}}}"#)?;
 /// let ask = |message| Question { server: Some("ticket-booking"), message, form: &form };
 /// # tokio_test_block_on(async {
 /// assert!(matches!(script.ask(ask("Pick a seat")).await, Reply::Accept(_)));
