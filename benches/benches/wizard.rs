@@ -143,7 +143,7 @@ fn wizard(c: &mut Criterion) {
         panic!("the seat step asks")
     };
     g.bench_function("seat_request/requested_schema_to_string", |b| {
-        b.iter(|| serde_json::to_string(&black_box(&request).requested_schema()).unwrap())
+        b.iter(|| serde_json::to_string(&black_box(&request).form().requested_schema(REV).unwrap()).unwrap())
     });
     g.bench_function("seat_request/params_to_string", |b| {
         b.iter(|| serde_json::to_string(&black_box(&request).params()).unwrap())

@@ -401,9 +401,9 @@ mod tests {
         }, "required": ["age"]}"#;
         let schema: ElicitationSchema = serde_json::from_str(wire).unwrap();
         let form = read_requested(&schema).unwrap();
-        let names: Vec<&str> = form.fields().iter().map(|f| f.name()).collect();
+        let names: Vec<&str> = form.fields().iter().map(|f| f.name.as_ref()).collect();
         assert_eq!(names, ["zone", "age", "mail"]);
-        assert!(form.field("age").unwrap().required());
+        assert!(form.field("age").unwrap().required);
     }
 
     #[test]

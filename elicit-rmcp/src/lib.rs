@@ -77,7 +77,7 @@ use elicit_core::Strictness;
 use elicit_core::engine::{self, Client, Engine, Request, RpcError};
 use elicit_core::Revision;
 use elicit_core::seal::RedeemStore;
-use elicit_core::seal::{Binding, Sealer};
+use elicit_core::seal::{Binding, Keyring};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -150,11 +150,12 @@ impl fmt::Debug for Elicitor {
 }
 
 impl Elicitor {
-    /// Settings with the given sealer, single use recorded in this process's memory, and
-    /// the engine's default [`Settings`](elicit_core::engine::Settings): a ten-minute
-    /// timeout, three attempts per question, strict validation.
-    pub fn new(sealer: Sealer) -> Elicitor {
-        Elicitor::with_engine(Engine::new(sealer))
+    /// Settings sealing 2026-07-28 state with `keyring`, single use recorded in this
+    /// process's memory, and the engine's default [`Settings`](elicit_core::engine::Settings):
+    /// a ten-minute timeout, three attempts per question, strict validation, a state that
+    /// opens for 15 minutes.
+    pub fn new(keyring: Keyring) -> Elicitor {
+        Elicitor::with_engine(Engine::new(keyring))
     }
 
     /// Settings around an engine configured beforehand.
@@ -306,7 +307,7 @@ impl Elicitor {
             .unwrap_or(Value::Null);
         let client = Client::new(revision, &declared);
         let call = match (revision, binding) {
-            _ if task.is_some() => self.engine.task(client),
+            _ if task.is_some() => self.engine.push(client).into_task(),
             (Some(r), Some(binding)) if Revision::is_stateless(r) => self
                 .engine
                 .rounds(
@@ -499,14 +500,14 @@ impl QuestionCache {
     /// rmcp's request for `request`.
     fn get_or_build(&self, request: &Request) -> Result<InputRequest, McpError> {
         let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(built) = cache.get(request.digest()) {
+        if let Some(built) = cache.get(&request.digest) {
             return Ok(built.clone());
         }
         let built = input_request(request)?;
         if cache.len() >= Self::CAPACITY {
             cache.clear();
         }
-        cache.insert(request.digest().to_owned(), built.clone());
+        cache.insert(request.digest.clone(), built.clone());
         Ok(built)
     }
 }
@@ -515,7 +516,7 @@ impl QuestionCache {
 /// type keeps the order of the properties it reads).
 fn input_request(request: &Request) -> Result<InputRequest, McpError> {
     let envelope = request.to_json();
-    let read = match request.method() {
+    let read = match request.method.as_str() {
         // The variant is known from the method: no trial of each in turn.
         "elicitation/create" => serde_json::from_str(&envelope).map(InputRequest::Elicitation),
         "sampling/createMessage" => {
@@ -526,7 +527,7 @@ fn input_request(request: &Request) -> Result<InputRequest, McpError> {
     };
     read.map_err(|e| {
         McpError::internal_error(
-            format!("cannot build the {} input request: {e}", request.method()),
+            format!("cannot build the {} input request: {e}", request.method),
             None,
         )
     })
@@ -538,13 +539,10 @@ fn input_required(
     round: engine::InputRequired,
 ) -> Result<InputRequiredResult, McpError> {
     let mut requests = ::rmcp::model::InputRequests::new();
-    for request in round.requests() {
-        requests.insert(request.key().to_owned(), questions.get_or_build(request)?);
+    for request in &round.requests {
+        requests.insert(request.key.clone(), questions.get_or_build(request)?);
     }
-    Ok(InputRequiredResult::new(
-        Some(requests),
-        Some(round.state().to_owned()),
-    ))
+    Ok(InputRequiredResult::new(Some(requests), Some(round.state)))
 }
 
 #[cfg(test)]
@@ -553,7 +551,7 @@ mod tests {
     use elicit_core::client::read_schema;
     use elicit_core::engine::Input;
     use elicit_core::engine::{Client, Engine, Halt};
-    use elicit_core::seal::{Keyring, Sealer};
+    use elicit_core::seal::Keyring;
 
     /// rmcp's typed question, read from the text the engine wrote, keeps the fields in
     /// declaration order (its `property_order`).
@@ -564,7 +562,7 @@ mod tests {
                 "alpha": {"type": "boolean"}}, "required": ["zeta"]}"#,
         )
         .unwrap();
-        let engine = Engine::new(Sealer::new(Keyring::generate()));
+        let engine = Engine::new(Keyring::generate());
         let client = Client::new(
             Some(Revision::V2026_07_28),
             &serde_json::json!({"elicitation": {}}),
@@ -584,7 +582,7 @@ mod tests {
         else {
             panic!("the question ends the round")
         };
-        let InputRequest::Elicitation(request) = input_request(&round.requests()[0]).unwrap()
+        let InputRequest::Elicitation(request) = input_request(&round.requests[0]).unwrap()
         else {
             panic!("not an elicitation")
         };

@@ -343,7 +343,7 @@ impl Session {
     /// else [`AskError::Unsupported`]); other requests are carried as they are.
     ///
     /// ```no_run
-    /// # use elicit_rmcp::{Halt, Input, Session};
+    /// # use elicit_rmcp::{Halt, Input, InputAnswer, Session};
     /// # use elicit_core::{Elicit, Elicitation};
     /// # use serde::Deserialize;
     /// # use serde_json::json;
@@ -365,7 +365,7 @@ impl Session {
     ///     .await?
     ///     .into_iter();
     /// let name = answers.next().unwrap().typed::<Name>()?;
-    /// let greeting = answers.next().unwrap().into_value();
+    /// let Some(InputAnswer::Value(greeting)) = answers.next() else { unreachable!() };
     /// # let _ = (name, greeting);
     /// # Ok(())
     /// # }
@@ -451,10 +451,10 @@ impl Link {
     /// question (`notifications/cancelled` to the client): its result will be unused,
     /// so the form should not stay on the user's screen, and nothing more is asked.
     async fn push(&self, request: &Request) -> Result<Value, AskError> {
-        let params: Value = serde_json::from_str(request.params())
+        let params: Value = serde_json::from_str(&request.params)
             .map_err(|e| AskError::Peer(format!("cannot write the request: {e}")))?;
         let sent = ServerRequest::CustomRequest(CustomRequest::new(
-            request.method().to_owned(),
+            request.method.to_owned(),
             Some(params),
         ));
         let mut options = PeerRequestOptions::no_options();
@@ -490,7 +490,7 @@ impl Link {
     /// ends.
     async fn ask_in_task(&self, task: &TaskContext, request: &Request) -> Result<Value, AskError> {
         let built = crate::input_request(request).map_err(|e| AskError::Peer(e.message.into()))?;
-        let answer = task.request_input(request.key(), built);
+        let answer = task.request_input(&request.key, built);
         let answered = match self.timeout {
             Some(timeout) => tokio::time::timeout(timeout, answer)
                 .await

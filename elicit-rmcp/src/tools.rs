@@ -30,7 +30,7 @@ use elicit_core::seal::Binding;
 ///
 /// ```
 /// use elicit_rmcp::{Asked, Elicitor, Session, Tools};
-/// use elicit_core::seal::{Keyring, Sealer};
+/// use elicit_core::seal::Keyring;
 /// use elicit_core::{Elicit, Elicitation};
 /// use rmcp::model::{CallToolResult, ContentBlock};
 /// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
@@ -67,7 +67,7 @@ use elicit_core::seal::Binding;
 /// #[tool_handler(router = self.tools)]
 /// impl ServerHandler for Purge {}
 ///
-/// let server = Purge::new(Elicitor::new(Sealer::new(Keyring::generate())));
+/// let server = Purge::new(Elicitor::new(Keyring::generate()));
 /// assert_eq!(server.tools.list_all()[0].name, "purge");
 /// ```
 ///

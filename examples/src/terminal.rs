@@ -323,7 +323,7 @@ fn check_field(form: &Form, name: &str, value: Value) -> Result<(), String> {
 /// What to show next to a field: its kind, limits and whether it may stay empty.
 fn hint(field: &Field) -> String {
     let mut parts = Vec::new();
-    match field.kind() {
+    match field.kind {
         FieldKind::String {
             format,
             min_length,
@@ -378,10 +378,10 @@ fn hint(field: &Field) -> String {
         // A kind this client does not know yet: its type says enough.
         _ => {}
     }
-    if !field.required() {
+    if !field.required {
         parts.push("optional".to_owned());
     }
-    if let Some(d) = field.description() {
+    if let Some(d) = field.description.as_deref() {
         parts.push(d.to_string());
     }
     parts.join(", ")
@@ -403,9 +403,9 @@ fn shown(field: &Field, value: Option<&Value>) -> String {
     };
     let label = |v: &str| {
         field
-            .kind()
+            .kind
             .options()
-            .and_then(|o| o.iter().find(|c| c.value() == v))
+            .and_then(|o| o.iter().find(|c| c.value == v))
             .map_or_else(|| v.to_owned(), |c| c.label().to_owned())
     };
     match value {
@@ -424,9 +424,9 @@ fn shown(field: &Field, value: Option<&Value>) -> String {
 /// The value already given or pre-filled for `field`.
 fn current(field: &Field, answers: &Map<String, Value>) -> Option<Value> {
     answers
-        .get(field.name())
+        .get(field.name.as_ref())
         .cloned()
-        .or_else(|| field.kind().default_value())
+        .or_else(|| field.kind.default_value())
 }
 
 /// Asks one field; `Ok(None)` leaves it empty.
@@ -438,9 +438,9 @@ fn ask_field(
 ) -> Answer<Option<Value>> {
     let label = field.label();
     let help = hint(field);
-    let name = field.name();
-    let optional = !field.required();
-    match field.kind() {
+    let name = field.name.as_ref();
+    let optional = !field.required;
+    match &field.kind {
         FieldKind::Boolean { .. } => {
             let d = now.as_ref().and_then(Value::as_bool);
             p.confirm(label, &help, d).map(|b| Some(Value::Bool(b)))
@@ -453,10 +453,10 @@ fn ask_field(
             let start = now
                 .as_ref()
                 .and_then(Value::as_str)
-                .and_then(|v| options.iter().position(|c| c.value() == v))
+                .and_then(|v| options.iter().position(|c| c.value == v))
                 .unwrap_or(0);
             let i = p.choose(&format!("{label} ({help})"), &labels, start)?;
-            Ok(options.get(i).map(|c| Value::from(c.value())))
+            Ok(options.get(i).map(|c| Value::from(c.value.as_ref())))
         }
         FieldKind::MultiSelect { options, .. } => {
             let labels: Vec<String> = options.iter().map(|c| c.label().to_owned()).collect();
@@ -465,7 +465,7 @@ fn ask_field(
                 .and_then(Value::as_array)
                 .map(|a| {
                     a.iter()
-                        .filter_map(|v| options.iter().position(|c| Some(c.value()) == v.as_str()))
+                        .filter_map(|v| options.iter().position(|c| Some(c.value.as_ref()) == v.as_str()))
                         .collect()
                 })
                 .unwrap_or_default();
@@ -474,7 +474,7 @@ fn ask_field(
                     picked
                         .iter()
                         .filter_map(|i| options.get(*i))
-                        .map(|c| Value::from(c.value()))
+                        .map(|c| Value::from(c.value.as_ref()))
                         .collect(),
                 )
             };
@@ -547,7 +547,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
         match ask_field(p, form, field, current(field, &answers)) {
             Err(end) => return ended(end),
             Ok(Some(v)) => {
-                answers.insert(field.name().to_string(), v);
+                answers.insert(field.name.to_string(), v);
             }
             Ok(None) => {}
         }
@@ -566,7 +566,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
             p.say(&format!(
                 "  {}: {}",
                 field.label(),
-                shown(field, answers.get(field.name()))
+                shown(field, answers.get(field.name.as_ref()))
             ));
         }
         let mut menu = vec!["Submit".to_owned()];
@@ -593,10 +593,10 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
                 match ask_field(p, form, field, current(field, &answers)) {
                     Err(end) => return ended(end),
                     Ok(Some(v)) => {
-                        answers.insert(field.name().to_string(), v);
+                        answers.insert(field.name.to_string(), v);
                     }
                     Ok(None) => {
-                        answers.remove(field.name());
+                        answers.remove(field.name.as_ref());
                     }
                 }
             }

@@ -106,7 +106,7 @@ impl Cinema {
         let Some(show) = self.shows.get(date) else {
             return false;
         };
-        if !show.seats.iter().any(|s| s.value() == seat) {
+        if !show.seats.iter().any(|s| s.value == seat) {
             return false;
         }
         if self.restock {
@@ -115,7 +115,7 @@ impl Cinema {
         let left = show
             .seats
             .iter()
-            .filter(|s| s.value() != seat)
+            .filter(|s| s.value != seat)
             .cloned()
             .collect();
         Arc::make_mut(&mut self.shows).insert(date.to_owned(), Show::new(date, left));
@@ -269,7 +269,7 @@ mod tests {
 
     fn free(cinema: &Cinema, date: &str) -> Vec<String> {
         let seats = cinema.free_seats(date).unwrap_or_default();
-        seats.iter().map(|s| s.value().to_owned()).collect()
+        seats.iter().map(|s| s.value.to_string()).collect()
     }
 
     #[test]

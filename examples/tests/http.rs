@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use elicit_core::seal::{Keyring, Sealer};
+use elicit_core::seal::Keyring;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
 use elicit_rmcp::http::{self, HttpOptions};
@@ -48,7 +48,7 @@ impl Server {
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local address");
-        let elicitor = Elicitor::new(Sealer::new(Keyring::generate())).with_tasks(Tasks::new());
+        let elicitor = Elicitor::new(Keyring::generate()).with_tasks(Tasks::new());
         let cinema = Arc::new(Mutex::new(Cinema::demo()));
         let router = http::router_with_sessions(
             move || TicketServer::new(elicitor.clone(), cinema.clone()),

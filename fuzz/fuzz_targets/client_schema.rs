@@ -15,7 +15,7 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
 fn names(form: &Form) -> Vec<String> {
-    form.fields().iter().map(|f| f.name().to_string()).collect()
+    form.fields().iter().map(|f| f.name.to_string()).collect()
 }
 
 fn check_reply(form: &Form, answer: &Value) {

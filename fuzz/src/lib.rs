@@ -69,7 +69,7 @@ pub fn check_errors(form: &Form, errors: &ValidationErrors, what: &str) {
         let position = form
             .fields()
             .iter()
-            .position(|f| f.name() == e.field)
+            .position(|f| f.name == e.field)
             .unwrap_or_else(|| panic!("{what}: an error for `{}`, not a field", e.field));
         assert!(
             position >= last,
@@ -312,10 +312,10 @@ pub fn fill(form: &Form, seed: u64) -> Value {
     let mut out = serde_json::Map::new();
     for (i, field) in form.fields().iter().enumerate() {
         let pick = (seed >> (i % 16 * 4)) as usize & 0xf;
-        if !field.required() && pick % 5 == 4 {
+        if !field.required && pick % 5 == 4 {
             continue; // leave optional fields out now and then
         }
-        let value = match field.kind() {
+        let value = match &field.kind {
             FieldKind::String {
                 format,
                 min_length,
@@ -370,7 +370,7 @@ pub fn fill(form: &Form, seed: u64) -> Value {
             }
             FieldKind::Boolean { .. } => Value::Bool(pick & 1 == 1),
             FieldKind::Select { options, .. } => match options.get(pick % options.len().max(1)) {
-                Some(c) => Value::from(c.value()),
+                Some(c) => Value::from(c.value.as_ref()),
                 None => continue,
             },
             FieldKind::MultiSelect {
@@ -380,12 +380,12 @@ pub fn fill(form: &Form, seed: u64) -> Value {
                 options
                     .iter()
                     .take(n)
-                    .map(|c| Value::from(c.value()))
+                    .map(|c| Value::from(c.value.as_ref()))
                     .collect()
             }
             _ => continue,
         };
-        out.insert(field.name().to_string(), value);
+        out.insert(field.name.to_string(), value);
     }
     Value::Object(out)
 }
@@ -549,7 +549,7 @@ fn check_request(request: &elicit_core::wizard::Question) {
     );
     match elicit_core::client::read_schema(&schema.to_string()) {
         Ok(read) => {
-            let names = |f: &Form| f.fields().iter().map(|f| f.name().to_string()).collect();
+            let names = |f: &Form| f.fields().iter().map(|f| f.name.to_string()).collect();
             let (a, b): (BTreeSet<String>, BTreeSet<String>) =
                 (names(&read), names(request.form()));
             assert_eq!(a, b, "the client reads other fields than the server asks");

@@ -45,14 +45,14 @@ fn round_trip<T: Elicit>() -> usize {
             "{revision}: the form read back re-emits the same schema"
         );
         for field in T::form().fields() {
-            let read = form.field(field.name()).expect("every field is read");
-            assert_eq!(read.required(), field.required(), "{}", field.name());
-            assert_eq!(read.title(), field.title(), "{}", field.name());
-            if let (Some(a), Some(b)) = (read.kind().options(), field.kind().options()) {
+            let read = form.field(&field.name).expect("every field is read");
+            assert_eq!(read.required, field.required, "{}", field.name);
+            assert_eq!(read.title, field.title, "{}", field.name);
+            if let (Some(a), Some(b)) = (read.kind.options(), field.kind.options()) {
                 let labels = |o: &[elicit_core::Choice]| {
                     o.iter().map(|c| c.label().to_owned()).collect::<Vec<_>>()
                 };
-                assert_eq!(labels(a), labels(b), "{revision} {}", field.name());
+                assert_eq!(labels(a), labels(b), "{revision} {}", field.name);
             }
         }
         checked += 1;
@@ -92,7 +92,7 @@ fn option_titles_follow_the_schema_precedence() {
     let labels = |name: &str| -> Vec<String> {
         form.field(name)
             .unwrap()
-            .kind()
+            .kind
             .options()
             .unwrap()
             .iter()
@@ -104,7 +104,7 @@ fn option_titles_follow_the_schema_precedence() {
     assert_eq!(labels("titled"), ["One", "2"]);
     assert_eq!(labels("multi"), ["Pop"]);
     assert!(matches!(
-        form.field("legacy").unwrap().kind(),
+        form.field("legacy").unwrap().kind,
         FieldKind::Select {
             legacy_enum_names: true,
             ..

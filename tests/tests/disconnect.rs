@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use elicit_core::seal::{Key, Keyring, Sealer};
+use elicit_core::seal::{Key, Keyring};
 use elicit_examples::servers::serve::{http_router_with_sessions, serve_router};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
@@ -135,7 +135,7 @@ impl Fixture {
         Fixture {
             cinema: Arc::new(Mutex::new(Cinema::demo())),
             live: Arc::default(),
-            elicitor: Elicitor::new(Sealer::new(Keyring::new("k1", Key::generate()).unwrap())),
+            elicitor: Elicitor::new(Keyring::new("k1", Key::generate()).unwrap()),
             sessions: Arc::new(LocalSessionManager::default()),
         }
     }

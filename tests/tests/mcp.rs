@@ -590,9 +590,9 @@ async fn mrtr_state_replayed_by_another_principal_or_arguments_is_refused() {
 
 #[tokio::test]
 async fn mrtr_state_expires() {
-    let short = Elicitor::new(
-        Sealer::new(Keyring::new("k1", Key::generate()).unwrap()).with_ttl(Duration::from_secs(1)),
-    );
+    let mut engine = elicit_core::engine::Engine::new(Keyring::new("k1", Key::generate()).unwrap());
+    engine.settings_mut().state_ttl = Duration::from_secs(1);
+    let short = Elicitor::with_engine(engine);
     let running = connect(
         ticket_server(short),
         Scripted::new(Era::Mrtr, vec![]),
@@ -615,13 +615,13 @@ async fn mrtr_state_expires() {
 #[tokio::test]
 async fn mrtr_rotated_key_still_opens_old_state() {
     let old = Key::generate();
-    let before = Elicitor::new(Sealer::new(Keyring::new("k1", old.clone()).unwrap()));
-    let after = Elicitor::new(Sealer::new(
+    let before = Elicitor::new(Keyring::new("k1", old.clone()).unwrap());
+    let after = Elicitor::new(
         Keyring::new("k2", Key::generate())
             .unwrap()
             .with_previous("k1", old)
             .unwrap(),
-    ));
+    );
     let first = connect(
         ticket_server(before),
         Scripted::new(Era::Mrtr, vec![]),
@@ -1327,7 +1327,7 @@ async fn sealed_state_keeps_only_validated_answers_and_a_call_id() {
     let key = Key::generate();
     let sealer = || Sealer::new(Keyring::new("k1", key.clone()).unwrap());
     let server =
-        elicit_examples::servers::conformance::ConformanceServer::new(Elicitor::new(sealer()));
+        elicit_examples::servers::conformance::ConformanceServer::new(Elicitor::new(Keyring::new("k1", key.clone()).unwrap()));
     let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
     let tool = "test_input_required_result_multi_round";
     let first = round(&running, tool, None, vec![]).await;
@@ -1355,7 +1355,7 @@ async fn a_state_sealed_in_the_future_is_refused() {
     let key = Key::generate();
     let sealer = || Sealer::new(Keyring::new("k1", key.clone()).unwrap());
     let running = connect(
-        ticket_server(Elicitor::new(sealer())),
+        ticket_server(Elicitor::new(Keyring::new("k1", key.clone()).unwrap())),
         Scripted::new(Era::Mrtr, vec![]),
         Era::Mrtr,
     )

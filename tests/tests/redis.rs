@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_core::seal::RedisStore;
-use elicit_core::seal::{Key, Keyring, Sealer};
+use elicit_core::seal::{Key, Keyring};
 use elicit_core::seal::{RedeemStore, Redemption};
 use elicit_examples::redis_server::RedisServer;
 use elicit_examples::servers::ticket::TicketServer;
@@ -166,7 +166,7 @@ async fn a_state_redeemed_on_one_replica_is_refused_on_the_other() {
     let key = Key::generate();
     let replica = |store: RedisStore| {
         let elicitor =
-            Elicitor::new(Sealer::new(Keyring::new("k1", key.clone()).unwrap())).with_store(store);
+            Elicitor::new(Keyring::new("k1", key.clone()).unwrap()).with_store(store);
         TicketServer::new(elicitor, Arc::new(Mutex::new(Cinema::demo())))
     };
     let a = connect(replica(RedisStore::connect(redis.url()).await.unwrap())).await;
@@ -237,7 +237,7 @@ async fn replicas_sharing_a_redis_inventory_sell_each_seat_once() {
     let key = Key::generate();
     let mut replicas = Vec::new();
     for _ in 0..2 {
-        let elicitor = Elicitor::new(Sealer::new(Keyring::new("k1", key.clone()).unwrap()))
+        let elicitor = Elicitor::new(Keyring::new("k1", key.clone()).unwrap())
             .with_store(RedisStore::connect(redis.url()).await.unwrap());
         let inventory = Inventory::redis(redis.url(), &Cinema::demo())
             .await
@@ -282,7 +282,7 @@ async fn replicas_sharing_a_redis_inventory_sell_each_seat_once() {
         .free_seats("2025-02-03")
         .unwrap()
         .iter()
-        .map(|c| c.value())
+        .map(|c| c.value.as_ref())
         .collect();
     assert_eq!(seats, ["A1", "B4"]);
 }

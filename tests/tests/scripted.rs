@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::seal::{Key, Keyring, Sealer};
+use elicit_core::seal::{Key, Keyring};
 use elicit_examples::script::Script;
 use elicit_examples::servers::purge::{PurgeServer, create_samples};
 use elicit_examples::servers::ticket::TicketServer;
@@ -28,7 +28,7 @@ enum Era {
 }
 
 fn elicitor() -> Elicitor {
-    Elicitor::new(Sealer::new(Keyring::new("k1", Key::generate()).unwrap()))
+    Elicitor::new(Keyring::new("k1", Key::generate()).unwrap())
 }
 
 /// A script entry for the form with exactly these fields.

@@ -75,7 +75,7 @@ fn schema_names<T: Elicit>() -> Vec<String> {
     T::form()
         .fields()
         .iter()
-        .map(|f| f.name().to_string())
+        .map(|f| f.name.to_string())
         .collect()
 }
 
@@ -95,7 +95,7 @@ fn assert_fields_agree<T: Elicit>() -> Vec<String> {
 }
 
 fn assert_variants_agree<T: Options + for<'de> Deserialize<'de>>() -> Vec<&'static str> {
-    let values: Vec<&'static str> = T::CHOICES.iter().map(|c| c.value()).collect();
+    let values: Vec<&'static str> = T::CHOICES.iter().map(|c| c.value.as_ref()).collect();
     assert_eq!(
         values,
         serde_variants::<T>(),
@@ -226,8 +226,8 @@ fn signup_wire_names_are_serdes() {
     let required: BTreeSet<&str> = form
         .fields()
         .iter()
-        .filter(|f| f.required())
-        .map(|f| f.name())
+        .filter(|f| f.required)
+        .map(|f| f.name.as_ref())
         .collect();
     assert_eq!(
         required,
@@ -445,7 +445,7 @@ struct AllDefault {
 #[test]
 fn container_default() {
     assert_fields_agree::<AllDefault>();
-    assert!(AllDefault::form().fields().iter().all(|f| !f.required()));
+    assert!(AllDefault::form().fields().iter().all(|f| !f.required));
     let schema =
         serde_json::to_value(AllDefault::requested_schema(Revision::LATEST).unwrap()).unwrap();
     assert!(schema.get("required").is_none(), "{schema}");

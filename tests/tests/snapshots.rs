@@ -245,7 +245,7 @@ fn properties_keep_declaration_order() {
     let names: Vec<&str> = Everything::form()
         .fields()
         .iter()
-        .map(|f| f.name())
+        .map(|f| f.name.as_ref())
         .collect();
     assert_eq!(names, order);
 }

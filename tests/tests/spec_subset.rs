@@ -664,7 +664,7 @@ fn runtime_forms_of_every_kind_are_valid() {
                 "properties": {name.clone(): field, "other": {"type": "boolean"}},
                 "required": names});
             let form = read_schema(&schema.to_string()).unwrap_or_else(|e| panic!("{e}\n{schema}"));
-            assert_eq!(form.field(&name).unwrap().required(), required);
+            assert_eq!(form.field(&name).unwrap().required, required);
             for revision in Revision::ALL.iter().copied() {
                 if let Ok(emitted) = form.requested_schema(revision) {
                     assert_valid(&serde_json::to_value(emitted).unwrap(), revision);

@@ -37,7 +37,7 @@ fn drive(answers: &[Answer], roundtrip: bool, revision: Revision) -> Run {
                 asked.push((
                     request.step().name.to_owned(),
                     request.message().to_owned(),
-                    serde_json::to_value(request.requested_schema()).unwrap(),
+                    serde_json::to_value(request.params()).unwrap()["requestedSchema"].take(),
                 ));
                 if roundtrip {
                     let text = serde_json::to_string(flow.state()).unwrap();
@@ -425,7 +425,7 @@ fn offered_choices_are_saved_exactly_as_offered_and_restore_to_the_same_form() {
     let Poll::Ask(request) = flow.poll(&prepared, Revision::V2025_11_25).unwrap() else {
         panic!("the step asks")
     };
-    let schema = serde_json::to_value(request.requested_schema()).unwrap();
+    let schema = serde_json::to_value(request.params()).unwrap()["requestedSchema"].take();
     // The narrowed enum takes its variants' titles where none was offered.
     assert_eq!(
         schema["properties"]["size"]["oneOf"],
@@ -624,7 +624,7 @@ fn shared_choices_are_offered_without_a_copy() {
         .form()
         .field("seat")
         .unwrap()
-        .kind()
+        .kind
         .options()
         .unwrap();
     assert!(
@@ -845,5 +845,5 @@ fn changes_on_top_of_a_prepared_form_are_kept() {
         .build(offered::Pick::form())
         .unwrap();
     assert!(!std::ptr::eq(again.form(), built.form()));
-    assert!(again.form().field("seat").is_some_and(|f| !f.required()));
+    assert!(again.form().field("seat").is_some_and(|f| !f.required));
 }

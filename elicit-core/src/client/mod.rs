@@ -18,7 +18,7 @@
 //! });
 //! let form = read_schema(&schema.to_string())?;
 //! let size = form.field("size").unwrap();
-//! assert_eq!(size.kind().options().unwrap()[1].label(), "Large");
+//! assert_eq!(size.kind.options().unwrap()[1].label(), "Large");
 //!
 //! // The user typed only the buckets; the default fills the size.
 //! let reply = Reply::accept(&form, json!({"buckets": 2}))?;

@@ -65,7 +65,7 @@ pub(crate) const MAX_OPTIONS: usize = 1000;
 ///
 /// let text = r#"{"type": "object", "properties": {"seat": {"type": "string"}, "date": {"type": "string"}}}"#;
 /// let form = read_schema(text)?;
-/// let names: Vec<&str> = form.fields().iter().map(|f| f.name()).collect();
+/// let names: Vec<&str> = form.fields().iter().map(|f| f.name).collect();
 /// assert_eq!(names, ["seat", "date"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -117,14 +117,6 @@ impl InputAnswer {
             ))),
         }
     }
-
-    /// The raw result of another request (`Value::Null` for a form's answer).
-    pub fn into_value(self) -> Value {
-        match self {
-            InputAnswer::Value(v) => v,
-            InputAnswer::Form { .. } => Value::Null,
-        }
-    }
 }
 
 /// How a question's accepted content is read: validated against the form and read as
@@ -165,7 +157,7 @@ fn request(key: String, method: &str, params: Params) -> Request {
     Request {
         key,
         method: method.to_owned(),
-        params,
+        params: params.0,
         pin: String::new(),
         digest: String::new(),
     }
@@ -202,7 +194,7 @@ impl Call {
             key,
             method: method.to_owned(),
             digest: sent.unwrap_or_else(|| pin.clone()),
-            params,
+            params: params.0,
             pin,
         }
     }

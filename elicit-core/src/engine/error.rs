@@ -212,22 +212,15 @@ impl std::error::Error for Halt {}
 /// An `input_required` result (2026-07-28): the questions of a round and the sealed
 /// state of the call.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct InputRequired {
-    pub(super) requests: Vec<Request>,
-    pub(super) state: String,
+    /// The questions, each under its key in `inputRequests`.
+    pub requests: Vec<Request>,
+    /// The sealed `requestState`.
+    pub state: String,
 }
 
 impl InputRequired {
-    /// The questions, each under its key in `inputRequests`.
-    pub fn requests(&self) -> &[Request] {
-        &self.requests
-    }
-
-    /// The sealed `requestState`.
-    pub fn state(&self) -> &str {
-        &self.state
-    }
-
     /// The whole result as JSON text, each question's params as written (a form's
     /// fields in declaration order): `{"resultType": "input_required", "inputRequests":
     /// {..}, "requestState": ".."}`.

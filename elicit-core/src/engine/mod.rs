@@ -21,14 +21,14 @@
 //!
 //! ```
 //! use elicit_core::engine::{Client, Engine, Halt};
-//! use elicit_core::seal::{Binding, Keyring, Sealer};
+//! use elicit_core::seal::{Binding, Keyring};
 //! use elicit_core::{Elicit, Elicitation, Revision};
 //! use serde_json::json;
 //!
 //! #[derive(Elicit, serde::Deserialize)]
 //! struct Approve { approve: bool }
 //!
-//! let engine = Engine::new(Sealer::new(Keyring::generate()));
+//! let engine = Engine::new(Keyring::generate());
 //! let client = Client::new(Some(Revision::V2026_07_28), &json!({"elicitation": {}}));
 //! let binding = Binding::new("alice", "tools/call", "purge", &json!({}));
 //!
@@ -38,11 +38,11 @@
 //! let Err(Halt::InputRequired(round)) = call.ask::<Approve>(&(), "Really delete?").await else {
 //!     panic!("asked")
 //! };
-//! let key = round.requests()[0].key().to_owned();
+//! let key = round.requests[0].key().to_owned();
 //!
 //! // The retry brings the answer and the state; the same body reads the answer.
 //! let answers = [(key, json!({"action": "accept", "content": {"approve": true}}))].into();
-//! let mut call = engine.rounds(client, binding, Some(round.state()), answers)?;
+//! let mut call = engine.rounds(client, binding, Some(round.state), answers)?;
 //! call.redeem().await?; // single use: a replay of this retry is refused
 //! let answer = call.ask::<Approve>(&(), "Really delete?").await?;
 //! assert!(matches!(answer, Elicitation::Accept(Approve { approve: true })));
@@ -72,7 +72,7 @@ use serde_json::Value;
 
 use crate::answer::Strictness;
 use crate::form::Revision;
-use crate::seal::{Binding, SealError, Sealer, random_id};
+use crate::seal::{Binding, Keyring, SealError, Sealer, random_id};
 use crate::seal::{MemoryStore, RedeemStore, Redemption};
 
 mod ask;
@@ -82,7 +82,7 @@ mod state;
 pub use ask::{Input, InputAnswer, UrlAnswer};
 use error::json_string;
 pub use error::{AskError, Halt, InputRequired, RpcError};
-use state::{Params, Pending, Saved, Unredeemed};
+use state::{Pending, Saved, Unredeemed};
 
 /// The settings of an [`Engine`], each with its default.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,6 +100,12 @@ pub struct Settings {
     /// reading them lets a client approve what no user was shown; only a test harness
     /// that sends answers up front (the MCP conformance suite does) needs it.
     pub first_round_answers: bool,
+    /// How long a sealed `requestState` opens after it is sealed (whole seconds): the
+    /// time a person has to answer one round of 2026-07-28. Default: 15 minutes.
+    pub state_ttl: Duration,
+    /// How far ahead of this server's clock another replica's time of sealing may be
+    /// (whole seconds): replicas' clocks differ a little, never by minutes. Default: 30 s.
+    pub clock_skew: Duration,
 }
 
 impl Default for Settings {
@@ -109,16 +115,18 @@ impl Default for Settings {
             attempts: crate::wizard::DEFAULT_ATTEMPTS,
             strictness: Strictness::Strict,
             first_round_answers: false,
+            state_ttl: crate::seal::DEFAULT_TTL,
+            clock_skew: crate::seal::CLOCK_SKEW,
         }
     }
 }
 
-/// Server-wide: the sealer of 2026-07-28 state, the record of redeemed states, and the
+/// Server-wide: the keys that seal 2026-07-28 state, the record of redeemed states, and the
 /// [`Settings`]. Clones share the keys and the record; keep one and open a [`Call`] per
 /// tool call.
 #[derive(Clone)]
 pub struct Engine {
-    sealer: Arc<Sealer>,
+    keyring: Arc<Keyring>,
     store: Arc<dyn RedeemStore>,
     settings: Settings,
 }
@@ -133,11 +141,11 @@ impl fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// An engine sealing with `sealer`, single use recorded in this process's memory
+    /// An engine sealing state with `keyring`, single use recorded in this process's memory
     /// ([`MemoryStore`]), the default [`Settings`].
-    pub fn new(sealer: Sealer) -> Engine {
+    pub fn new(keyring: Keyring) -> Engine {
         Engine {
-            sealer: Arc::new(sealer),
+            keyring: Arc::new(keyring),
             store: Arc::new(MemoryStore::new()),
             settings: Settings::default(),
         }
@@ -162,11 +170,6 @@ impl Engine {
         self.call(client, Channel::Push, None)
     }
 
-    /// A call whose questions wait in a task (the Tasks extension).
-    pub fn task(&self, client: Client) -> Call {
-        self.call(client, Channel::Task, None)
-    }
-
     /// A 2026-07-28 call in rounds: `request_state` and `responses` are the
     /// `requestState` and `inputResponses` of the request (none on a first call), and
     /// `binding` what its state is bound to. A state that was tampered with, has
@@ -179,10 +182,14 @@ impl Engine {
         request_state: Option<&str>,
         responses: BTreeMap<String, Value>,
     ) -> Result<Call, RpcError> {
+        let sealer = Sealer::shared(
+            self.keyring.clone(),
+            self.settings.state_ttl,
+            self.settings.clock_skew,
+        );
         let (saved, unredeemed) = match request_state {
             Some(token) => {
-                let (saved, issued_at, expires_at) = self
-                    .sealer
+                let (saved, issued_at, expires_at) = sealer
                     .open_stamped::<Saved>(&binding, token)
                     .map_err(state_error)?;
                 if saved.round.is_empty() || saved.call.is_empty() {
@@ -204,7 +211,7 @@ impl Engine {
             ),
         };
         let rounds = Rounds {
-            sealer: self.sealer.clone(),
+            sealer,
             store: self.store.clone(),
             first_round: request_state.is_none() && self.settings.first_round_answers,
             binding,
@@ -224,10 +231,10 @@ impl Engine {
     ///
     /// ```
     /// use elicit_core::engine::{Channel, Client, Engine};
-    /// use elicit_core::seal::{Keyring, Sealer};
+    /// use elicit_core::seal::Keyring;
     /// use serde_json::json;
     ///
-    /// let engine = Engine::new(Sealer::new(Keyring::generate()));
+    /// let engine = Engine::new(Keyring::generate());
     /// let params = json!({"name": "book", "arguments": {}, "_meta": {
     ///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     ///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}});
@@ -355,47 +362,31 @@ impl Client {
 /// One question as sent: its key (in `inputRequests`, or the push request's own), the
 /// method and the params as JSON text.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Request {
-    key: String,
-    method: String,
-    params: Params,
-    /// The digest of the question it answers (without a problem shown above it): what
-    /// the round's state pins.
-    pin: String,
-    /// The digest of the request as sent.
-    digest: String,
-}
-
-impl Request {
     /// The key: in a round, its key in `inputRequests` and `inputResponses`; in a task,
     /// unique for the life of the task.
-    pub fn key(&self) -> &str {
-        &self.key
-    }
-
+    pub key: String,
     /// The JSON-RPC method (`elicitation/create`, `sampling/createMessage`, ...).
-    pub fn method(&self) -> &str {
-        &self.method
-    }
-
+    pub method: String,
     /// The params as JSON text, a form's fields in declaration order.
-    pub fn params(&self) -> &str {
-        &self.params.0
-    }
-
+    pub params: String,
     /// In rounds, a digest of the method and params as sent: equal for equal questions
     /// (a cache key for an adapter that parses questions into its SDK's types). Empty
     /// for a question pushed or asked in a task.
-    pub fn digest(&self) -> &str {
-        &self.digest
-    }
+    pub digest: String,
+    /// The digest of the question it answers (without a problem shown above it): what
+    /// the round's state pins.
+    pub(crate) pin: String,
+}
 
+impl Request {
     /// The request as JSON text: `{"method": .., "params": ..}`.
     pub fn to_json(&self) -> String {
         format!(
             r#"{{"method":{},"params":{}}}"#,
             json_string(&self.method),
-            self.params.0
+            self.params
         )
     }
 }
@@ -422,7 +413,7 @@ impl Transport for () {
 }
 
 struct Rounds {
-    sealer: Arc<Sealer>,
+    sealer: Sealer,
     store: Arc<dyn RedeemStore>,
     /// Answers of a first call are read ([`Settings::first_round_answers`]).
     first_round: bool,

@@ -13,9 +13,12 @@ use crate::form::schema::SchemaJson;
 
 /// One option of a single or multi-select: the wire value and an optional display title.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Choice {
-    pub(crate) value: Cow<'static, str>,
-    pub(crate) title: Option<Cow<'static, str>>,
+    /// The value sent in the answer.
+    pub value: Cow<'static, str>,
+    /// What the user sees, when it differs from the value.
+    pub title: Option<Cow<'static, str>>,
 }
 
 impl Choice {
@@ -39,16 +42,6 @@ impl Choice {
         }
     }
 
-    /// The value sent in the answer.
-    pub fn value(&self) -> &str {
-        &self.value
-    }
-
-    /// What the user sees, when it differs from the value.
-    pub fn title(&self) -> Option<&str> {
-        self.title.as_deref()
-    }
-
     /// The title if there is one, else the value.
     pub fn label(&self) -> &str {
         self.title.as_deref().unwrap_or(&self.value)
@@ -70,7 +63,7 @@ impl Choice {
 /// let cached: Arc<[Choice]> = Arc::from(vec![Choice::owned("A1", None)]);
 /// let shared = Choices::from(Arc::clone(&cached)); // the list itself is shared
 /// assert_eq!(fixed.len(), 2);
-/// assert_eq!(built[1].value(), "B4");
+/// assert_eq!(built[1].value, "B4");
 /// assert_eq!(shared.iter().map(|c| c.label()).collect::<Vec<_>>(), ["A1"]);
 /// ```
 #[derive(Clone)]
@@ -310,11 +303,17 @@ impl FieldKind {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Field {
-    pub(crate) name: Cow<'static, str>,
-    pub(crate) title: Option<Cow<'static, str>>,
-    pub(crate) description: Option<Cow<'static, str>>,
-    pub(crate) required: bool,
-    pub(crate) kind: FieldKind,
+    /// The property name on the wire (what `Deserialize` reads).
+    pub name: Cow<'static, str>,
+    /// The label shown to the user, when set.
+    pub title: Option<Cow<'static, str>>,
+    /// The help text shown to the user, when set.
+    pub description: Option<Cow<'static, str>>,
+    /// Whether the answer must contain the field (listed in `required`). A field with a
+    /// default is not required: the default fills it in.
+    pub required: bool,
+    /// The field's type and constraints.
+    pub kind: FieldKind,
 }
 
 impl Field {
@@ -343,32 +342,6 @@ impl Field {
     pub fn with_description(mut self, description: impl Into<Cow<'static, str>>) -> Field {
         self.description = Some(description.into());
         self
-    }
-
-    /// The property name on the wire (what `Deserialize` reads).
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The label shown to the user, when set.
-    pub fn title(&self) -> Option<&str> {
-        self.title.as_deref()
-    }
-
-    /// The help text shown to the user, when set.
-    pub fn description(&self) -> Option<&str> {
-        self.description.as_deref()
-    }
-
-    /// Whether the answer must contain the field (listed in `required`). A field with
-    /// a default is not required: the default fills it in.
-    pub fn required(&self) -> bool {
-        self.required
-    }
-
-    /// The field's type and constraints.
-    pub fn kind(&self) -> &FieldKind {
-        &self.kind
     }
 
     /// The title if there is one, else the wire name: what to call the field in a message.

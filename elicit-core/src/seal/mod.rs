@@ -99,6 +99,7 @@ pub use redis::RedisStore;
 pub use store::{MemoryStore, RedeemStore, Redemption};
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use aes_gcm_siv::aead::AeadInOut;
@@ -113,13 +114,13 @@ use serde_json::Value;
 /// any decoding, and [`Sealer::seal`] never produces a longer one.
 pub(crate) const MAX_TOKEN_LEN: usize = 64 * 1024;
 
-/// How long a sealed token opens (15 minutes), unless the [`Sealer`] says otherwise.
-const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
+/// How long a sealed token opens (15 minutes), unless the engine's settings say otherwise.
+pub(crate) const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
 
 /// How far ahead of the opener's clock a token's time of sealing may be (30 seconds),
-/// unless the [`Sealer`] says otherwise: replicas' clocks differ a little, never by
+/// unless the engine's settings say otherwise: replicas' clocks differ a little, never by
 /// minutes.
-const CLOCK_SKEW: Duration = Duration::from_secs(30);
+pub(crate) const CLOCK_SKEW: Duration = Duration::from_secs(30);
 
 const VERSION: &str = "v4";
 const NONCE_LEN: usize = 12;
@@ -373,9 +374,14 @@ impl std::error::Error for SealError {
 }
 
 /// Seals and opens tokens with a [`Keyring`] and a time to live.
+///
+/// Not part of the API: the [engine](crate::engine::Engine) seals and opens every state
+/// (its lifetime and clock skew are in its `Settings`); public for the fuzz targets and
+/// the benchmarks, which seal states of their own. Not covered by semver.
+#[doc(hidden)]
 #[derive(Clone, Debug)]
 pub struct Sealer {
-    keyring: Keyring,
+    keyring: Arc<Keyring>,
     ttl: Duration,
     skew: Duration,
 }
@@ -384,11 +390,12 @@ impl Sealer {
     /// A sealer whose tokens open for 15 minutes, refused when sealed more than 30 s
     /// ahead of the opener's clock.
     pub fn new(keyring: Keyring) -> Sealer {
-        Sealer {
-            keyring,
-            ttl: DEFAULT_TTL,
-            skew: CLOCK_SKEW,
-        }
+        Sealer::shared(Arc::new(keyring), DEFAULT_TTL, CLOCK_SKEW)
+    }
+
+    /// A sealer over a keyring the engine shares between calls.
+    pub(crate) fn shared(keyring: Arc<Keyring>, ttl: Duration, skew: Duration) -> Sealer {
+        Sealer { keyring, ttl, skew }
     }
 
     /// How long a token opens after sealing (whole seconds; under one second, not at

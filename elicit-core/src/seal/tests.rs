@@ -370,7 +370,7 @@ fn expiry() {
             .is_ok()
     );
     // The expiry is authenticated: another sealer's TTL does not matter.
-    let long = Sealer::new(s.keyring.clone()).with_ttl(Duration::from_secs(3600));
+    let long = Sealer::new((*s.keyring).clone()).with_ttl(Duration::from_secs(3600));
     assert!(long.open_at::<Value>(&binding(), &t, 1060).is_err());
     assert_eq!(sealer().ttl, DEFAULT_TTL);
 }

@@ -78,7 +78,7 @@ impl Question {
     }
 
     /// The `requestedSchema` for the peer's revision.
-    pub fn requested_schema(&self) -> RequestedSchema<'_> {
+    pub(crate) fn requested_schema(&self) -> RequestedSchema<'_> {
         // `poll` has checked that the revision can express the form.
         RequestedSchema::new_unchecked(&self.form, self.revision)
     }

@@ -302,8 +302,8 @@ impl Defaults {
     fn answer(&self, question: Question<'_>) -> Reply {
         let mut answers = Map::new();
         for field in question.form.fields() {
-            if field.required() && field.kind().default_value().is_none() {
-                answers.insert(field.name().to_string(), stand_in(field.kind()));
+            if field.required && field.kind.default_value().is_none() {
+                answers.insert(field.name.to_string(), stand_in(&field.kind));
             }
         }
         let filled: Vec<String> = answers.keys().cloned().collect();
@@ -408,7 +408,7 @@ fn stand_in(kind: &FieldKind) -> Value {
         FieldKind::Boolean { .. } => Value::Bool(true),
         FieldKind::Select { options, .. } => options
             .first()
-            .map_or(Value::Null, |c| Value::String(c.value().to_string())),
+            .map_or(Value::Null, |c| Value::String(c.value.to_string())),
         FieldKind::MultiSelect {
             options,
             min_items,
@@ -423,7 +423,7 @@ fn stand_in(kind: &FieldKind) -> Value {
                 options
                     .iter()
                     .take(n as usize)
-                    .map(|c| Value::String(c.value().to_string()))
+                    .map(|c| Value::String(c.value.to_string()))
                     .collect(),
             )
         }

@@ -92,7 +92,7 @@ struct Cli {
 async fn main() {
     let cli = Cli::parse();
     if cli.serve_ticket_booking {
-        let elicitor = match serve::sealer(None) {
+        let elicitor = match serve::keyring(None) {
             Ok(sealer) => Elicitor::new(sealer).with_tasks(Tasks::new()),
             Err(e) => fail(&e),
         };

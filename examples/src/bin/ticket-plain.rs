@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use elicit_core::engine::{AskError, Client, Engine, Request, RpcError, Transport};
-use elicit_core::seal::{Keyring, Sealer};
+use elicit_core::seal::Keyring;
 use elicit_examples::ticket::{Cinema, TicketOrder};
 use serde_json::{Value, json};
 
@@ -28,7 +28,7 @@ struct Stdio(AtomicU64);
 impl Transport for Stdio {
     async fn send(&self, request: Request) -> Result<Value, AskError> {
         let id = format!("q{}", self.0.fetch_add(1, Ordering::Relaxed));
-        let (method, params) = (json!(request.method()), request.params());
+        let (method, params) = (json!(request.method), request.params);
         write(&format!(
             r#"{{"jsonrpc":"2.0","id":"{id}","method":{method},"params":{params}}}"#
         ));
@@ -109,7 +109,7 @@ fn respond(id: &Value, result: Result<String, RpcError>) {
 const TOOLS: &str = r#"{"tools":[{"name":"book_tickets","description":"Book a cinema ticket: asks for a date, a free seat, snacks and a popcorn size.","inputSchema":{"type":"object"}}]}"#;
 
 fn main() {
-    let engine = Engine::new(Sealer::new(Keyring::generate()));
+    let engine = Engine::new(Keyring::generate());
     let cinema = Mutex::new(Cinema::demo());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()

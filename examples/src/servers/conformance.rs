@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use elicit_core::{Elicit, Elicitation};
-use elicit_rmcp::{AskError, Asked, Elicitor, Halt, Input, Session, TaskSupport, Tools};
+use elicit_rmcp::{AskError, Asked, Elicitor, Halt, Input, InputAnswer, Session, TaskSupport, Tools};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
@@ -487,8 +487,11 @@ impl ConformanceServer {
             .await?
             .into_iter();
         let name = answers.next().map(|a| a.typed::<Name>()).transpose()?;
-        let greeting = answers.next().map(|a| a.into_value()).unwrap_or_default();
-        let roots = answers.next().map(|a| a.into_value()).unwrap_or_default();
+        let raw = |a: Option<InputAnswer>| match a {
+            Some(InputAnswer::Value(v)) => v,
+            _ => Value::Null,
+        };
+        let (greeting, roots) = (raw(answers.next()), raw(answers.next()));
         Ok(text(format!(
             "Name: {}; Greeting: {}; Roots: {}",
             name.and_then(name_of).unwrap_or_default(),

@@ -53,7 +53,7 @@ impl Inventory {
             let seats = seed.free_seats(date).unwrap_or_default();
             seed_cmd.arg(date).arg(seats.len());
             for seat in seats {
-                seed_cmd.arg(seat.value());
+                seed_cmd.arg(seat.value.as_ref());
             }
         }
         let _: i64 = seed_cmd

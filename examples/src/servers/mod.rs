@@ -55,7 +55,7 @@ impl ServerArgs {
     pub async fn elicitor(&self) -> Result<elicit_rmcp::Elicitor, String> {
         // One store of tasks for every handler of the server (a stateless server makes
         // one per request; the elicitor's clones share it).
-        let elicitor = elicit_rmcp::Elicitor::new(serve::sealer(self.key_file.as_deref())?)
+        let elicitor = elicit_rmcp::Elicitor::new(serve::keyring(self.key_file.as_deref())?)
             .with_tasks(elicit_rmcp::Tasks::new());
         Ok(match &self.redis {
             Some(url) => {

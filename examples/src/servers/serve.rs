@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use elicit_core::seal::{Keyring, Sealer};
+use elicit_core::seal::Keyring;
 use elicit_rmcp::http::{self, HttpOptions};
 use rmcp::ServerHandler;
 use rmcp::ServiceExt;
@@ -24,10 +24,10 @@ pub enum Listen {
     Http(SocketAddr, Box<HttpOptions>),
 }
 
-/// The sealer of a server: the keys of the file given with `--key-file`, else of
+/// The keys of a server: those of the file given with `--key-file`, else of
 /// `ELICIT_KEYS` when set, else a fresh random key (fine for one process; replicas
 /// need a shared key).
-pub fn sealer(key_file: Option<&std::path::Path>) -> Result<Sealer, String> {
+pub fn keyring(key_file: Option<&std::path::Path>) -> Result<Keyring, String> {
     let keyring = if let Some(path) = key_file {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read the key file {}: {e}", path.display()))?;
@@ -39,7 +39,7 @@ pub fn sealer(key_file: Option<&std::path::Path>) -> Result<Sealer, String> {
     } else {
         Keyring::generate()
     };
-    Ok(Sealer::new(keyring))
+    Ok(keyring)
 }
 
 /// The shortest token `--auth-token-file` takes: a guessable token is no check.

@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use elicit_core::Revision;
 use elicit_core::engine::{AskError, Client, Engine, InputRequired, Request, RpcError, Transport};
-use elicit_core::seal::{Keyring, Sealer};
+use elicit_core::seal::Keyring;
 use elicit_examples::ticket::{Cinema, TicketOrder};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -64,8 +64,8 @@ struct Push(RequestContext);
 
 impl Transport for Push {
     async fn send(&self, request: Request) -> Result<Value, AskError> {
-        let params = serde_json::from_str(request.params()).unwrap_or_default();
-        let sent = self.0.request_raw(request.method(), params).await;
+        let params = serde_json::from_str(&request.params).unwrap_or_default();
+        let sent = self.0.request_raw(&request.method, params).await;
         sent.map_err(|e| AskError::Peer(e.to_string()))
     }
 }
@@ -120,7 +120,7 @@ fn rpc(e: RpcError) -> tower_mcp::Error {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), tower_mcp::BoxError> {
     let shop = Arc::new(Shop {
-        engine: Engine::new(Sealer::new(Keyring::generate())),
+        engine: Engine::new(Keyring::generate()),
         cinema: Mutex::new(Cinema::demo()),
     });
     let tool = ToolBuilder::new("book_tickets")

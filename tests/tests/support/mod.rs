@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::seal::{Key, Keyring, Sealer};
+use elicit_core::seal::{Key, Keyring};
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
 use elicit_rmcp::Elicitor;
@@ -140,7 +140,7 @@ pub async fn connect<S: ServerHandler + Send + 'static>(
 }
 
 pub fn elicitor() -> Elicitor {
-    Elicitor::new(Sealer::new(Keyring::new("k1", Key::generate()).unwrap()))
+    Elicitor::new(Keyring::new("k1", Key::generate()).unwrap())
 }
 
 pub fn call(name: &str, args: Value) -> CallToolRequestParams {
