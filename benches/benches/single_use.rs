@@ -46,7 +46,7 @@ fn single_use(c: &mut Criterion) {
         .enable_all()
         .build()
         .expect("a runtime");
-    redeem_new_ids(c, "single_use/memory", &MemoryStore::new(), &rt);
+    redeem_new_ids(c, "single_use/memory", &MemoryStore::default(), &rt);
     match RedisServer::start() {
         Ok(Some(redis)) => {
             let store = rt

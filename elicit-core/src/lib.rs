@@ -9,7 +9,7 @@
 //! answer into a validated, typed [`Elicitation`].
 //!
 //! ```
-//! use elicit_core::{Action, Elicit, Elicitation, Revision};
+//! use elicit_core::{Elicit, Elicitation, Revision};
 //! use serde::Deserialize;
 //! use serde_json::json;
 //!
@@ -37,8 +37,9 @@
 //!     })
 //! );
 //!
-//! let content = json!({"checkAlternatives": true, "newDate": "2025-02-03"});
-//! match Elicitation::<Alternatives>::from_result(Action::Accept, Some(&content))? {
+//! // The client's `ElicitResult`: accept (with the answers), decline or cancel.
+//! let result = json!({"action": "accept", "content": {"checkAlternatives": true, "newDate": "2025-02-03"}});
+//! match Elicitation::<Alternatives>::from_value(&result)? {
 //!     Elicitation::Accept(a) if a.check_alternatives => {
 //!         assert_eq!(a.new_date.as_deref(), Some("2025-02-03"))
 //!     }
@@ -46,8 +47,8 @@
 //!     Elicitation::Cancel => { /* the user dismissed the form */ }
 //! }
 //!
-//! let bad = json!({"checkAlternatives": true, "newDate": "Feb 3"});
-//! let err = Elicitation::<Alternatives>::from_result(Action::Accept, Some(&bad)).unwrap_err();
+//! let bad = json!({"action": "accept", "content": {"checkAlternatives": true, "newDate": "Feb 3"}});
+//! let err = Elicitation::<Alternatives>::from_value(&bad).unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
 //!     "New Date: not a date in the form YYYY-MM-DD (such as 2025-02-01)"

@@ -73,15 +73,15 @@ use ::rmcp::model::{
 };
 use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::task_manager::TaskContext;
+use elicit_core::Revision;
 use elicit_core::Strictness;
 use elicit_core::engine::{self, Client, Engine, Request, RpcError};
-use elicit_core::Revision;
 use elicit_core::seal::RedeemStore;
 use elicit_core::seal::{Binding, Keyring};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-pub use elicit_core::engine::{AskError, Channel, Input, InputAnswer, UrlAnswer};
+pub use elicit_core::engine::{AskError, Channel, Input, InputAnswer};
 
 #[cfg(feature = "client")]
 pub mod client;
@@ -410,7 +410,7 @@ pub fn ask_error(e: &AskError) -> McpError {
                 ClientCapabilities::builder().enable_tasks().build(),
             )
         }
-        e => rpc_error(e.to_rpc()),
+        e => rpc_error(e.into()),
     }
 }
 
@@ -582,8 +582,7 @@ mod tests {
         else {
             panic!("the question ends the round")
         };
-        let InputRequest::Elicitation(request) = input_request(&round.requests[0]).unwrap()
-        else {
+        let InputRequest::Elicitation(request) = input_request(&round.requests[0]).unwrap() else {
             panic!("not an elicitation")
         };
         let ::rmcp::model::ElicitRequestParams::FormElicitationParams {

@@ -15,16 +15,16 @@ use ::rmcp::model::{
 };
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use ::rmcp::task_manager::{TaskContext, TaskExit};
-use elicit_core::{Confirm, Elicit, Elicitation};
-use elicit_core::engine::{self, Call, Request, Transport};
 use elicit_core::Revision;
+use elicit_core::engine::{self, Call, Request, Transport};
 use elicit_core::wizard::{Outcome, Wizard};
+use elicit_core::{Confirm, Elicit, Elicitation};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
     AskError, Asked, Channel, Halt, Input, InputAnswer, InputRequired, QuestionCache, TaskStarted,
-    Tasks, URL_ELICITATION_REQUIRED, UrlAnswer, input_required, rpc_error, tasks, tools,
+    Tasks, URL_ELICITATION_REQUIRED, input_required, rpc_error, tasks, tools,
 };
 
 /// One tool or prompt call that may ask the user things. See the [crate](crate) docs.
@@ -128,7 +128,7 @@ impl Session {
 
     /// The negotiated protocol revision, when it is one with elicitation.
     pub fn revision(&self) -> Option<Revision> {
-        self.call.client().revision()
+        self.call.client().revision
     }
 
     /// Whether questions travel as `input_required` results (2026-07-28).
@@ -252,19 +252,6 @@ impl Session {
         asked.map_err(|h| self.halt(h))
     }
 
-    /// [`ask`](Self::ask) under a key of your choosing: on 2026-07-28 the question is
-    /// `inputRequests[key]` on every round and the answer is read from
-    /// `inputResponses[key]`, so a client (or a test harness) that knows the key may
-    /// answer it in the first call.
-    pub async fn ask_as<T: Elicit>(
-        &mut self,
-        key: &str,
-        message: &str,
-    ) -> Result<Elicitation<T>, Halt> {
-        let asked = self.call.ask_as::<T>(&self.link, key, message).await;
-        asked.map_err(|h| self.halt(h))
-    }
-
     /// Runs the wizard `W` to its outcome: one `elicitation/create` per step in push
     /// mode, one `input_required` round per step on 2026-07-28 (the wizard's state
     /// rides in the sealed `requestState`).
@@ -274,10 +261,14 @@ impl Session {
     }
 
     /// Sends the user to `url` (URL-mode elicitation) for what a form must not ask: a
-    /// sign-in, a payment, an API key. On 2025-11-25 the request carries a fresh
-    /// `elicitationId` (see [`notify_url_complete`](Self::notify_url_complete)); on
-    /// 2026-07-28 it has none.
-    pub async fn ask_url(&mut self, message: &str, url: &str) -> Result<UrlAnswer, Halt> {
+    /// sign-in, a payment, an API key. `Accept` carries the fresh `elicitationId` the
+    /// request had on 2025-11-25 (see [`notify_url_complete`](Self::notify_url_complete));
+    /// on 2026-07-28 it has none.
+    pub async fn ask_url(
+        &mut self,
+        message: &str,
+        url: &str,
+    ) -> Result<Elicitation<Option<String>>, Halt> {
         let asked = self.call.ask_url(&self.link, message, url).await;
         asked.map_err(|h| self.halt(h))
     }
@@ -321,14 +312,6 @@ impl Session {
             })),
         );
         Some((error, id))
-    }
-
-    /// Any other input request of 2026-07-28 (`sampling/createMessage`, `roots/list`,
-    /// or an elicitation built by hand): the client's raw result, in rounds or in a
-    /// task. Push mode has no such thing: there it is [`AskError::Unsupported`].
-    pub async fn input(&mut self, method: &str, params: Value) -> Result<Value, Halt> {
-        let asked = self.call.input(&self.link, method, params).await;
-        asked.map_err(|h| self.halt(h))
     }
 
     /// Several questions at once: on 2026-07-28 they travel in **one** `input_required`

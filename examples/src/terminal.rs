@@ -465,7 +465,11 @@ fn ask_field(
                 .and_then(Value::as_array)
                 .map(|a| {
                     a.iter()
-                        .filter_map(|v| options.iter().position(|c| Some(c.value.as_ref()) == v.as_str()))
+                        .filter_map(|v| {
+                            options
+                                .iter()
+                                .position(|c| Some(c.value.as_ref()) == v.as_str())
+                        })
                         .collect()
                 })
                 .unwrap_or_default();

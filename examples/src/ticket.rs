@@ -47,7 +47,7 @@ impl Show {
 fn seat_step(date: &str, seats: Arc<[Choice]>) -> Prepared {
     Prepared::new()
         .message(["Pick a seat for ", date].concat())
-        .options_from("seat", seats)
+        .options("seat", seats)
 }
 
 impl Cinema {

@@ -133,7 +133,9 @@ fn ok<T: Elicit>(content: Value) -> T {
 #[test]
 fn the_three_actions() {
     let content = json!({"buckets": 2});
-    let accepted = Elicitation::<Popcorn>::from_result(Action::Accept, Some(&content)).unwrap();
+    let accepted = Popcorn::from_content(Some(&content))
+        .map(Elicitation::Accept)
+        .unwrap();
     assert_eq!(
         accepted,
         Elicitation::Accept(Popcorn {
@@ -151,11 +153,13 @@ fn the_three_actions() {
         Some(Value::Null),
     ] {
         assert_eq!(
-            Elicitation::<Popcorn>::from_result(Action::Decline, content.as_ref()).unwrap(),
+            Elicitation::<Popcorn>::from_value(&json!({"action": "decline", "content": content}))
+                .unwrap(),
             Elicitation::Decline
         );
         assert_eq!(
-            Elicitation::<Popcorn>::from_result(Action::Cancel, content.as_ref()).unwrap(),
+            Elicitation::<Popcorn>::from_value(&json!({"action": "cancel", "content": content}))
+                .unwrap(),
             Elicitation::Cancel
         );
     }
@@ -236,8 +240,9 @@ fn whole_results() {
 fn accept_without_content() {
     // Missing or null content is read as an empty answer: required fields are missing...
     for content in [None, Some(Value::Null)] {
-        let err =
-            Elicitation::<Popcorn>::from_result(Action::Accept, content.as_ref()).unwrap_err();
+        let err = Popcorn::from_content(content.as_ref())
+            .map(Elicitation::Accept)
+            .unwrap_err();
         assert_eq!(err.to_string(), "buckets: an answer is required");
         let v = invalid(&err);
         assert_eq!(v.errors().len(), 1);
@@ -245,7 +250,7 @@ fn accept_without_content() {
     }
     // ...and a form with none required is answered by its defaults.
     assert_eq!(
-        Elicitation::<Snacks>::from_result(Action::Accept, None).unwrap(),
+        Snacks::from_content(None).map(Elicitation::Accept).unwrap(),
         Elicitation::Accept(Snacks {
             popcorn: false,
             drink: None
@@ -262,7 +267,9 @@ fn content_that_is_not_an_object() {
         (json!(1), "a number"),
         (json!(true), "a boolean"),
     ] {
-        let err = Elicitation::<Popcorn>::from_result(Action::Accept, Some(&content)).unwrap_err();
+        let err = Popcorn::from_content(Some(&content))
+            .map(Elicitation::Accept)
+            .unwrap_err();
         assert!(
             matches!(err, AnswerError::NotAnObject { found: f } if f == found),
             "{err:?}"
@@ -1025,7 +1032,8 @@ fn strict_refuses_coercions() {
     );
     assert_eq!(Strictness::default(), Strictness::Strict);
     assert!(
-        Elicitation::<Popcorn>::from_result(Action::Accept, Some(&json!({"buckets": "2"})))
+        Popcorn::from_content(Some(&json!({"buckets": "2"})))
+            .map(Elicitation::Accept)
             .is_err()
     );
 }

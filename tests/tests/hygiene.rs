@@ -191,7 +191,6 @@ mod bare {
     }
 }
 
-use elicit_core::Action;
 use elicit_core::{Elicit, Elicitation, Options, Revision};
 use serde_json::json;
 
@@ -230,8 +229,9 @@ fn shadowed_prelude_form_is_right() {
         })
     );
     let answer = json!({"cones": ["Cup"], "cone": "Waffle", "scoops": 2});
-    let Elicitation::Accept(order) =
-        Elicitation::<Order>::from_result(Action::Accept, Some(&answer)).unwrap()
+    let Elicitation::Accept(order) = Order::from_content(Some(&answer))
+        .map(Elicitation::Accept)
+        .unwrap()
     else {
         panic!("not accepted");
     };

@@ -735,7 +735,7 @@ async fn url_mode_needs_the_capability() {
 #[tokio::test]
 async fn mrtr_named_keys() {
     use elicit_core::{Elicit, Elicitation};
-    use elicit_rmcp::{Halt, Session};
+    use elicit_rmcp::{Halt, Input, Session};
 
     #[derive(Elicit, serde::Deserialize)]
     struct Name {
@@ -744,7 +744,10 @@ async fn mrtr_named_keys() {
     }
 
     async fn greet(s: &mut Session) -> Result<CallToolResult, Halt> {
-        Ok(match s.ask_as::<Name>("user_name", "Your name?").await? {
+        let mut answers = s
+            .inputs(vec![Input::form::<Name>("user_name", "Your name?")])
+            .await?;
+        Ok(match answers.remove(0).typed::<Name>()? {
             Elicitation::Accept(n) => {
                 CallToolResult::success(vec![rmcp::model::ContentBlock::text(format!(
                     "Hello, {}",
@@ -1326,8 +1329,9 @@ async fn sealed_state_keeps_only_validated_answers_and_a_call_id() {
     use elicit_core::seal::Binding;
     let key = Key::generate();
     let sealer = || Sealer::new(Keyring::new("k1", key.clone()).unwrap());
-    let server =
-        elicit_examples::servers::conformance::ConformanceServer::new(Elicitor::new(Keyring::new("k1", key.clone()).unwrap()));
+    let server = elicit_examples::servers::conformance::ConformanceServer::new(Elicitor::new(
+        Keyring::new("k1", key.clone()).unwrap(),
+    ));
     let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
     let tool = "test_input_required_result_multi_round";
     let first = round(&running, tool, None, vec![]).await;

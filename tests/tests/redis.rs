@@ -165,8 +165,7 @@ async fn a_state_redeemed_on_one_replica_is_refused_on_the_other() {
     };
     let key = Key::generate();
     let replica = |store: RedisStore| {
-        let elicitor =
-            Elicitor::new(Keyring::new("k1", key.clone()).unwrap()).with_store(store);
+        let elicitor = Elicitor::new(Keyring::new("k1", key.clone()).unwrap()).with_store(store);
         TicketServer::new(elicitor, Arc::new(Mutex::new(Cinema::demo())))
     };
     let a = connect(replica(RedisStore::connect(redis.url()).await.unwrap())).await;

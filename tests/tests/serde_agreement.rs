@@ -7,7 +7,6 @@
 //! from the schema's property names parse through `from_content`/`from_result` and
 //! through `serde_json::from_value` to the same value.
 
-use elicit_core::Action;
 use std::collections::BTreeSet;
 use std::fmt::Debug;
 
@@ -157,7 +156,10 @@ fn parse_both<T: Elicit + PartialEq + Debug>(content: &Value) -> T {
     let via_form = T::from_content(Some(content)).expect("from_content");
     let via_serde: T = serde_json::from_value(content.clone()).expect("serde_json::from_value");
     assert_eq!(via_form, via_serde);
-    match Elicitation::<T>::from_result(Action::Accept, Some(content)).unwrap() {
+    match T::from_content(Some(content))
+        .map(Elicitation::Accept)
+        .unwrap()
+    {
         Elicitation::Accept(v) => assert_eq!(v, via_form),
         other => panic!("not accepted: {:?}", other.action()),
     }
@@ -276,7 +278,11 @@ fn rust_names_are_not_wire_names() {
     });
     assert!(serde_json::from_value::<Signup>(content.clone()).is_err());
     let err = Signup::from_content(Some(&content)).unwrap_err();
-    let missing: Vec<&str> = invalid(&err).errors().iter().map(|e| e.field.as_ref()).collect();
+    let missing: Vec<&str> = invalid(&err)
+        .errors()
+        .iter()
+        .map(|e| e.field.as_ref())
+        .collect();
     assert_eq!(missing, ["firstName", "e-mail", "type", "inName"]);
     // A variant's Rust name is not an option either.
     let mut good = full_answer::<Signup>();

@@ -189,7 +189,10 @@ fn forms_without_multi_select_support_every_revision() {
         }
         assert_eq!(form.min_revision(), Revision::V2025_06_18, "{name}");
         for revision in Revision::ALL.iter().copied() {
-            assert!(form.requested_schema(revision).is_ok(), "{name} on {revision}");
+            assert!(
+                form.requested_schema(revision).is_ok(),
+                "{name} on {revision}"
+            );
         }
     }
 }

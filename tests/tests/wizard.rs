@@ -35,9 +35,10 @@ fn drive(answers: &[Answer], roundtrip: bool, revision: Revision) -> Run {
             }
             Poll::Ask(request) => {
                 asked.push((
-                    request.step().name.to_owned(),
+                    request.step.name.to_owned(),
                     request.message().to_owned(),
-                    serde_json::to_value(request.params()).unwrap()["requestedSchema"].take(),
+                    serde_json::from_str::<Value>(&request.params()).unwrap()["requestedSchema"]
+                        .take(),
                 ));
                 if roundtrip {
                     let text = serde_json::to_string(flow.state()).unwrap();
@@ -242,7 +243,7 @@ fn unknown_action_is_an_error_and_the_question_stays() {
             .contains("\"accept\", \"decline\" or \"cancel\"")
     );
     assert!(
-        matches!(flow.poll(&cinema, Revision::V2025_11_25), Ok(Poll::Ask(r)) if r.step().index == 0)
+        matches!(flow.poll(&cinema, Revision::V2025_11_25), Ok(Poll::Ask(r)) if r.step.index == 0)
     );
 }
 
@@ -425,7 +426,8 @@ fn offered_choices_are_saved_exactly_as_offered_and_restore_to_the_same_form() {
     let Poll::Ask(request) = flow.poll(&prepared, Revision::V2025_11_25).unwrap() else {
         panic!("the step asks")
     };
-    let schema = serde_json::to_value(request.params()).unwrap()["requestedSchema"].take();
+    let schema =
+        serde_json::from_str::<Value>(&request.params()).unwrap()["requestedSchema"].take();
     // The narrowed enum takes its variants' titles where none was offered.
     assert_eq!(
         schema["properties"]["size"]["oneOf"],
@@ -538,7 +540,8 @@ fn offering_a_field_again_replaces_its_choices() {
         panic!("the step asks")
     };
     assert_eq!(
-        serde_json::to_value(request.params()).unwrap()["requestedSchema"]["properties"]["seat"]["enum"],
+        serde_json::from_str::<Value>(&request.params()).unwrap()["requestedSchema"]["properties"]
+            ["seat"]["enum"],
         json!(["B2", "C3"])
     );
     assert_eq!(
@@ -571,9 +574,12 @@ fn prepared_message_is_asked_saved_and_restored() {
             panic!("the step asks")
         };
         assert_eq!(request.message(), "Pick for Saturday");
-        let params = serde_json::to_value(request.params()).unwrap();
+        let params = serde_json::from_str::<Value>(&request.params()).unwrap();
         assert_eq!(params["message"], "Pick for Saturday");
-        assert_eq!(serde_json::to_value(request.params()).unwrap(), params);
+        assert_eq!(
+            serde_json::from_str::<Value>(&request.params()).unwrap(),
+            params
+        );
         let saved = serde_json::to_value(flow.state()).unwrap();
         assert_eq!(
             saved["pending"]["prepared"]["message"], "Pick for Saturday",
@@ -615,7 +621,7 @@ fn shared_choices_are_offered_without_a_copy() {
     use elicit_core::wizard::Prepared;
     use std::sync::Arc;
     let seats: Arc<[Choice]> = vec![Choice::owned("A1", None), Choice::owned("B2", None)].into();
-    let prepared = Prepared::new().options_from("seat", Arc::clone(&seats));
+    let prepared = Prepared::new().options("seat", Arc::clone(&seats));
     let mut flow = Flow::<offered::Offered>::new();
     let Poll::Ask(request) = flow.poll(&prepared, Revision::V2025_11_25).unwrap() else {
         panic!("the step asks")
@@ -633,13 +639,13 @@ fn shared_choices_are_offered_without_a_copy() {
     );
     // The same as offering copies of the choices, on the wire and in the state.
     let mut copied = Flow::<offered::Offered>::new();
-    let copies = Prepared::new().options("seat", seats.iter().cloned());
+    let copies = Prepared::new().options("seat", seats.iter().cloned().collect::<Vec<_>>());
     let Poll::Ask(copy) = copied.poll(&copies, Revision::V2025_11_25).unwrap() else {
         panic!("the step asks")
     };
     assert_eq!(
-        serde_json::to_value(request.params()).unwrap(),
-        serde_json::to_value(copy.params()).unwrap()
+        serde_json::from_str::<Value>(&request.params()).unwrap(),
+        serde_json::from_str::<Value>(&copy.params()).unwrap()
     );
     assert_eq!(
         serde_json::to_string(flow.state()).unwrap(),
@@ -661,13 +667,13 @@ fn shared_choices_are_offered_without_a_copy() {
 /// the form is built goes back to the state as it was offered.
 #[test]
 fn a_refused_list_stays_in_the_state() {
-    use elicit_core::{Choice, Choices};
     use elicit_core::wizard::Prepared;
+    use elicit_core::{Choice, Choices};
     use std::sync::Arc;
     static TWICE: [Choice; 2] = [Choice::new("A1", None), Choice::new("A1", None)];
     let shared: Arc<[Choice]> = TWICE.to_vec().into();
     for list in [Choices::from(shared), Choices::from(&TWICE)] {
-        let refused = Prepared::new().options_from("seat", list);
+        let refused = Prepared::new().options("seat", list);
         let mut flow = Flow::<offered::Offered>::new();
         let err = flow.poll(&refused, Revision::V2025_11_25).unwrap_err();
         assert!(err.to_string().contains("offered twice"), "{err}");
@@ -678,8 +684,8 @@ fn a_refused_list_stays_in_the_state() {
     }
     // Not moved at all (refused before any field changed): kept as offered too.
     let unknown = Prepared::new()
-        .options_from("nope", &TWICE)
-        .options_from("seat", &TWICE);
+        .options("nope", &TWICE)
+        .options("seat", &TWICE);
     let mut flow = Flow::<offered::Offered>::new();
     let err = flow.poll(&unknown, Revision::V2025_11_25).unwrap_err();
     assert!(err.to_string().contains("no field `nope`"), "{err}");
@@ -736,8 +742,8 @@ fn a_prepared_form_is_shared_by_every_flow() {
     assert!(std::ptr::eq(a.form(), built.form()));
     assert!(!std::ptr::eq(a.form(), c.form()));
     assert_eq!(
-        serde_json::to_value(a.params()).unwrap(),
-        serde_json::to_value(c.params()).unwrap()
+        serde_json::from_str::<Value>(&a.params()).unwrap(),
+        serde_json::from_str::<Value>(&c.params()).unwrap()
     );
     assert_eq!(a.message(), "Pick a seat, any seat");
     let text = serde_json::to_string(one.state()).unwrap();
@@ -752,8 +758,8 @@ fn a_prepared_form_is_shared_by_every_flow() {
         json!({"size": "Large", "seat": "A1"}),
     );
     assert_eq!(
-        serde_json::to_value(again.params()).unwrap()["requestedSchema"],
-        serde_json::to_value(a.params()).unwrap()["requestedSchema"]
+        serde_json::from_str::<Value>(&again.params()).unwrap()["requestedSchema"],
+        serde_json::from_str::<Value>(&a.params()).unwrap()["requestedSchema"]
     );
     assert!(again.message().contains("Large"), "{}", again.message());
 
@@ -819,7 +825,7 @@ fn changes_on_top_of_a_prepared_form_are_kept() {
         match flow.poll(ctx, rev) {
             Ok(Poll::Ask(request)) => (
                 request.message().to_owned(),
-                serde_json::to_value(request.params()).unwrap(),
+                serde_json::from_str::<Value>(&request.params()).unwrap(),
             ),
             other => panic!("the step asks: {other:?}"),
         }

@@ -18,7 +18,8 @@ use crate::form::{Field, FieldKind, Form};
 /// assert_eq!(schema["required"], json!(["confirm"]));
 ///
 /// // Ask it with `Call::confirm` (the engine, feature `seal`), or validate an answer:
-/// let answer = confirm.form().validate(Some(&json!({"confirm": true})), Strictness::Strict)?;
+/// let content = json!({"confirm": true});
+/// let answer = confirm.form().validate(Some(&content), Strictness::Strict)?;
 /// assert_eq!(answer["confirm"], true);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

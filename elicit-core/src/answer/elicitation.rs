@@ -9,7 +9,7 @@ use crate::answer::{AnswerError, Elicit, Strictness, read};
 
 /// How the user ended an elicitation: the one accept / decline / cancel type, typed
 /// (`Elicitation<T>` for a form `T`), as a client sends it back
-/// ([`client::Reply`](crate::client::Reply) is `Elicitation<Map<String, Value>>`).
+/// (the client kit's `client::Reply` is `Elicitation<Map<String, Value>>`).
 ///
 /// It serializes as an `ElicitResult`: `{"action": "accept", "content": ..}`,
 /// `{"action": "decline"}` or `{"action": "cancel"}`.
@@ -68,7 +68,7 @@ impl fmt::Display for Action {
 
 impl<T> Elicitation<T> {
     /// The accepted value, if any.
-    pub fn accepted(self) -> Option<T> {
+    pub(crate) fn accepted(self) -> Option<T> {
         match self {
             Elicitation::Accept(v) => Some(v),
             _ => None,
@@ -95,38 +95,9 @@ impl<T> Elicitation<T> {
 }
 
 impl<T: Elicit> Elicitation<T> {
-    /// Reads a client's `ElicitResult` given as its `action` and `content`.
-    ///
-    /// Decline and cancel ignore any content. Accept validates the content strictly
-    /// against `T`'s form (see [`Elicit::from_content`]). An action that arrives as text
-    /// parses with `str::parse` (an unknown one is an [`AnswerError`]); a whole result
-    /// object reads with [`from_value`](Self::from_value).
-    ///
-    /// ```
-    /// use elicit_core::{Action, Elicit, Elicitation};
-    /// use serde::Deserialize;
-    /// use serde_json::json;
-    ///
-    /// #[derive(Elicit, Deserialize)]
-    /// struct Approve {
-    ///     #[elicit(title = "Approve?")]
-    ///     approve: bool,
-    /// }
-    ///
-    /// let content = json!({"approve": true});
-    /// match Elicitation::<Approve>::from_result(Action::Accept, Some(&content))? {
-    ///     Elicitation::Accept(a) => assert!(a.approve),
-    ///     Elicitation::Decline | Elicitation::Cancel => unreachable!(),
-    /// }
-    /// assert!("reject".parse::<Action>().is_err());
-    /// # Ok::<(), elicit_core::AnswerError>(())
-    /// ```
-    pub fn from_result(action: Action, content: Option<&Value>) -> Result<Self, AnswerError> {
-        Self::from_result_with(action, content, Strictness::Strict)
-    }
-
-    /// [`from_result`](Self::from_result) with a chosen [`Strictness`].
-    pub(crate) fn from_result_with(
+    /// Reads a client's `ElicitResult` given as its `action` and `content`, validated
+    /// with `strictness`.
+    fn from_result_with(
         action: Action,
         content: Option<&Value>,
         strictness: Strictness,
@@ -155,7 +126,7 @@ impl<T: Elicit> Elicitation<T> {
     /// ```
     pub fn from_value(result: &Value) -> Result<Self, AnswerError> {
         let (action, content) = split_result(result)?;
-        Self::from_result(action, content)
+        Self::from_result_with(action, content, Strictness::Strict)
     }
 }
 

@@ -47,6 +47,7 @@
 //! | a title, an option value, an option title | 4 KiB (4,096 bytes) |
 //! | a message ([`check_message`]), a description, a text default | 64 KiB (65,536 bytes) |
 //! | a property name | 256 bytes |
+//! | the whole schema's text | 1 MiB (1,048,576 bytes), refused before it is parsed |
 //! | fields of one form | 1,000 |
 //! | options of one choice or multi-select | 1,000 |
 //!

@@ -16,17 +16,6 @@ use crate::form::Form;
 use crate::seal::random_id;
 use crate::wizard::{Flow, Outcome, Poll, Wizard, WizardState};
 
-/// The user's answer to a URL-mode elicitation: whether they agreed to open it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct UrlAnswer {
-    /// Accept (they went or will go to the URL), decline or cancel.
-    pub action: Action,
-    /// The `elicitationId` sent with the request (2025-11-25 only), for the
-    /// `notifications/elicitation/complete` that tells the client the page is done.
-    pub elicitation_id: Option<String>,
-}
-
 /// One question of a batch ([`Call::inputs`]), under the key it has in `inputRequests`
 /// on 2026-07-28. A form built at run time (a [`Form`]) is asked as
 /// `Input::Form { key, message, form: &form }`, alone or with others.
@@ -209,20 +198,6 @@ impl Call {
         self.ask_form(to, None, message, T::form(), read::<T>).await
     }
 
-    /// [`ask`](Self::ask) under a key of your choosing: in rounds the question is
-    /// `inputRequests[key]` on every round and the answer is read from
-    /// `inputResponses[key]`, so a client (or a test harness) that knows the key may
-    /// answer it in the first call.
-    pub async fn ask_as<T: Elicit>(
-        &mut self,
-        to: &impl Transport,
-        key: &str,
-        message: &str,
-    ) -> Result<Elicitation<T>, Halt> {
-        self.ask_form(to, Some(key), message, T::form(), read::<T>)
-            .await
-    }
-
     /// Asks a yes/no question with the ready-made [`Confirm`] form: `Accept(true)` only
     /// when the box was ticked.
     pub async fn confirm(
@@ -374,12 +349,9 @@ impl Call {
                 match self.poll(&mut flow, ctx)? {
                     Poll::Done(outcome) => return Ok(outcome),
                     Poll::Ask(question) => {
-                        let key = format!(
-                            "wizard{index}.{}.{}",
-                            question.step().index,
-                            question.attempt()
-                        );
-                        let params = Params::step(question.params());
+                        let key =
+                            format!("wizard{index}.{}.{}", question.step.index, question.attempt);
+                        let params = Params::step(question.form_params());
                         let result = to.send(request(key, "elicitation/create", params)).await?;
                         let (action, content) = split_result_owned(result)
                             .map_err(|e| Halt::Ask(AskError::Answer(e)))?;
@@ -406,12 +378,8 @@ impl Call {
                     return Ok(outcome);
                 }
                 Poll::Ask(question) => {
-                    let key = format!(
-                        "wizard{index}.{}.{}",
-                        question.step().index,
-                        question.attempt()
-                    );
-                    let digest = form_digest(question.params());
+                    let key = format!("wizard{index}.{}.{}", question.step.index, question.attempt);
+                    let digest = form_digest(question.form_params());
                     if !answered && let Some(result) = self.response(index, &key, &digest) {
                         answered = true;
                         let (action, content) = split_result_owned(result)
@@ -420,7 +388,7 @@ impl Call {
                             .map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
                         continue;
                     }
-                    let params = Params::step(question.params());
+                    let params = Params::step(question.form_params());
                     let asked = self.asked(key, digest, None, "elicitation/create", params);
                     return self.suspend(
                         Pending {
@@ -444,24 +412,25 @@ impl Call {
     }
 
     /// Sends the user to `url` (URL-mode elicitation) for what a form must not ask: a
-    /// sign-in, a payment, an API key. Pushed on 2025-11-25, the request carries a fresh
-    /// `elicitationId` ([`UrlAnswer::elicitation_id`]); on 2026-07-28 it has none.
+    /// sign-in, a payment, an API key. `Accept` means they went (or will go) to the
+    /// page; it carries the `elicitationId` sent with the request when there is one
+    /// (pushed on 2025-11-25), for the `notifications/elicitation/complete` that tells
+    /// the client the page is done; on 2026-07-28 there is none.
     pub async fn ask_url(
         &mut self,
         to: &impl Transport,
         message: &str,
         url: &str,
-    ) -> Result<UrlAnswer, Halt> {
+    ) -> Result<Elicitation<Option<String>>, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        let check = |result: &Value| -> Result<UrlAnswer, AnswerError> {
+        let check = |result: &Value| -> Result<Elicitation<Option<String>>, AnswerError> {
             let (action, _) = split_result(result)?;
-            Ok(UrlAnswer {
-                action,
-                elicitation_id: result
-                    .get("elicitationId")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
+            let id = result.get("elicitationId").and_then(Value::as_str);
+            Ok(match action {
+                Action::Accept => Elicitation::Accept(id.map(str::to_owned)),
+                Action::Decline => Elicitation::Decline,
+                Action::Cancel => Elicitation::Cancel,
             })
         };
         if let Some(logged) = self.logged(index) {
@@ -485,9 +454,8 @@ impl Call {
                 params.insert("elicitationId".into(), id.clone().into());
                 let sent = request(key, "elicitation/create", Params::of(&params));
                 let result = to.send(sent).await?;
-                let mut answer = check(&result).map_err(AskError::Answer)?;
-                answer.elicitation_id = Some(id);
-                return Ok(answer);
+                let answer = check(&result).map_err(AskError::Answer)?;
+                return Ok(answer.map(|_| Some(id)));
             }
             Channel::Rounds => {}
         }
@@ -495,46 +463,10 @@ impl Call {
         let digest = question_digest("elicitation/create", &params);
         if let Some(result) = self.response(index, &key, &digest) {
             let answer = check(&result).map_err(AskError::Answer)?;
-            self.log(result_value(answer.action, None));
+            self.log(result_value(answer.action(), None));
             return Ok(answer);
         }
         let asked = self.asked(key, digest, None, "elicitation/create", params);
-        self.suspend(Pending::new(index), vec![asked])
-    }
-
-    /// Any other input request of 2026-07-28 (`sampling/createMessage`, `roots/list`,
-    /// or an elicitation built by hand): the client's raw result, in rounds or in a
-    /// task. Pushed calls have no such thing: there it is [`AskError::Unsupported`].
-    pub async fn input(
-        &mut self,
-        to: &impl Transport,
-        method: &str,
-        params: Value,
-    ) -> Result<Value, Halt> {
-        self.redeem().await?;
-        let index = self.next_index();
-        if let Some(logged) = self.logged(index) {
-            return Ok(logged.clone());
-        }
-        let key = format!("input{index}");
-        let params = Params::of(&params);
-        match self.channel {
-            Channel::Task => return Ok(to.send(request(key, method, params)).await?),
-            Channel::Push => {
-                return Err(AskError::Unsupported {
-                    mode: "input",
-                    revision: self.client.revision,
-                }
-                .into());
-            }
-            Channel::Rounds => {}
-        }
-        let digest = question_digest(method, &params);
-        if let Some(result) = self.response(index, &key, &digest) {
-            self.log(result.clone());
-            return Ok(result);
-        }
-        let asked = self.asked(key, digest, None, method, params);
         self.suspend(Pending::new(index), vec![asked])
     }
 

@@ -88,14 +88,13 @@ impl fmt::Display for AskError {
 
 impl std::error::Error for AskError {}
 
-impl AskError {
-    /// The JSON-RPC error to answer the call with. A missing capability is `-32021` with
-    /// `data.requiredCapabilities` on 2026-07-28 and `invalid request` (`-32600`)
-    /// before; an unusable answer is `invalid params` (`-32602`); the rest are internal
-    /// errors (`-32603`).
-    pub fn to_rpc(&self) -> RpcError {
-        let message = self.to_string();
-        match self {
+/// The JSON-RPC error to answer the call with. A missing capability is `-32021` with
+/// `data.requiredCapabilities` on 2026-07-28 and `invalid request` (`-32600`) before; an
+/// unusable answer is `invalid params` (`-32602`); the rest are internal errors (`-32603`).
+impl From<&AskError> for RpcError {
+    fn from(e: &AskError) -> RpcError {
+        let message = e.to_string();
+        match e {
             AskError::Unsupported {
                 mode,
                 revision: Some(r),
@@ -189,7 +188,7 @@ impl Halt {
     pub fn into_result(self) -> Result<InputRequired, RpcError> {
         match self {
             Halt::InputRequired(round) => Ok(round),
-            Halt::Ask(e) => Err(e.to_rpc()),
+            Halt::Ask(e) => Err(RpcError::from(&e)),
             Halt::Refused(e) => Err(e),
         }
     }

@@ -38,11 +38,11 @@
 //! let Err(Halt::InputRequired(round)) = call.ask::<Approve>(&(), "Really delete?").await else {
 //!     panic!("asked")
 //! };
-//! let key = round.requests[0].key().to_owned();
+//! let key = round.requests[0].key.clone();
 //!
 //! // The retry brings the answer and the state; the same body reads the answer.
 //! let answers = [(key, json!({"action": "accept", "content": {"approve": true}}))].into();
-//! let mut call = engine.rounds(client, binding, Some(round.state), answers)?;
+//! let mut call = engine.rounds(client, binding, Some(&round.state), answers)?;
 //! call.redeem().await?; // single use: a replay of this retry is refused
 //! let answer = call.ask::<Approve>(&(), "Really delete?").await?;
 //! assert!(matches!(answer, Elicitation::Accept(Approve { approve: true })));
@@ -79,7 +79,7 @@ mod ask;
 mod error;
 mod state;
 
-pub use ask::{Input, InputAnswer, UrlAnswer};
+pub use ask::{Input, InputAnswer};
 use error::json_string;
 pub use error::{AskError, Halt, InputRequired, RpcError};
 use state::{Pending, Saved, Unredeemed};
@@ -146,7 +146,7 @@ impl Engine {
     pub fn new(keyring: Keyring) -> Engine {
         Engine {
             keyring: Arc::new(keyring),
-            store: Arc::new(MemoryStore::new()),
+            store: Arc::new(MemoryStore::default()),
             settings: Settings::default(),
         }
     }
@@ -307,8 +307,10 @@ pub enum Channel {
 
 /// What the client declared: the protocol revision and its capabilities.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Client {
-    revision: Option<Revision>,
+    /// The negotiated revision, when it is one elicitation knows.
+    pub revision: Option<Revision>,
     elicitation: bool,
     form: bool,
     url: bool,
@@ -331,11 +333,6 @@ impl Client {
             sampling: capabilities.get("sampling").is_some(),
             roots: capabilities.get("roots").is_some(),
         }
-    }
-
-    /// The negotiated revision, when it is one elicitation knows.
-    pub fn revision(&self) -> Option<Revision> {
-        self.revision
     }
 
     /// Whether the client can take a question of `mode`: `"form"`, `"url"` (2025-11-25

@@ -126,6 +126,12 @@ impl AsRef<[Choice]> for Choices {
     }
 }
 
+impl<const N: usize> From<[Choice; N]> for Choices {
+    fn from(list: [Choice; N]) -> Choices {
+        Choices::from(Vec::from(list))
+    }
+}
+
 impl From<Vec<Choice>> for Choices {
     fn from(choices: Vec<Choice>) -> Choices {
         Choices(ChoicesRepr::Owned(choices))
@@ -354,8 +360,8 @@ impl Field {
 ///
 /// Forms derived with `#[derive(Elicit)]` live in a `static`. At run time a form is
 /// changed for one call (options computed from a database, a default from the call's
-/// arguments) with [`Prepared`](crate::wizard::Prepared), and a client reads the
-/// server's with [`read_schema`](crate::client::read_schema).
+/// arguments) with `wizard::Prepared`, and a client reads the server's with
+/// `client::read_schema`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Form {
     pub(crate) fields: Cow<'static, [Field]>,

@@ -375,7 +375,7 @@ impl std::error::Error for SealError {
 
 /// Seals and opens tokens with a [`Keyring`] and a time to live.
 ///
-/// Not part of the API: the [engine](crate::engine::Engine) seals and opens every state
+/// Not part of the API: the engine seals and opens every state
 /// (its lifetime and clock skew are in its `Settings`); public for the fuzz targets and
 /// the benchmarks, which seal states of their own. Not covered by semver.
 #[doc(hidden)]

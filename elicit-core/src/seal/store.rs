@@ -45,7 +45,7 @@ pub enum Redemption {
 /// use elicit_core::seal::{MemoryStore, RedeemStore, Redemption};
 ///
 /// # async fn run() -> Result<(), elicit_core::seal::SealError> {
-/// let store = MemoryStore::new();
+/// let store = MemoryStore::default();
 /// // Seconds since the Unix epoch: sealed now, opening for 15 minutes.
 /// let (issued_at, expires_at) = (4_102_444_800, 4_102_445_700);
 /// assert_eq!(store.redeem("Pq3x", issued_at, expires_at).await?, Redemption::First);
@@ -98,12 +98,6 @@ struct Live {
 }
 
 impl MemoryStore {
-    /// An empty store holding at most 1,000,000 ids (about 40 MB at most: 1,100 rounds
-    /// a second for the whole 15-minute default lifetime of a state).
-    pub fn new() -> MemoryStore {
-        MemoryStore::with_capacity(MEMORY_STORE_CAPACITY)
-    }
-
     /// An empty store holding at most `capacity` ids (at least 1).
     pub fn with_capacity(capacity: usize) -> MemoryStore {
         MemoryStore {
@@ -161,8 +155,10 @@ impl MemoryStore {
 }
 
 impl Default for MemoryStore {
+    /// An empty store holding at most 1,000,000 ids (about 40 MB at most: 1,100 rounds
+    /// a second for the whole 15-minute default lifetime of a state).
     fn default() -> MemoryStore {
-        MemoryStore::new()
+        MemoryStore::with_capacity(MEMORY_STORE_CAPACITY)
     }
 }
 
@@ -180,7 +176,7 @@ mod tests {
 
     #[test]
     fn an_id_is_redeemed_once_until_it_expires() {
-        let store = MemoryStore::new();
+        let store = MemoryStore::default();
         assert_eq!(store.redeem_at("a", 5, 100, 10), First);
         assert_eq!(store.redeem_at("a", 5, 100, 10), Again);
         assert_eq!(store.redeem_at("b", 5, 50, 10), First);

@@ -49,20 +49,18 @@ pub enum Outcome<W> {
 
 /// The next form to show.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Question {
-    step: StepId,
+    /// Which step asks.
+    pub step: StepId,
+    /// How many answers to this step failed before (0 on the first ask).
+    pub attempt: u32,
     message: Message,
     form: StepForm,
     revision: Revision,
-    attempt: u32,
 }
 
 impl Question {
-    /// Which step asks.
-    pub fn step(&self) -> StepId {
-        self.step
-    }
-
     /// The message to send (with the reason when a step is asked again).
     pub fn message(&self) -> &str {
         match &self.message {
@@ -83,15 +81,10 @@ impl Question {
         RequestedSchema::new_unchecked(&self.form, self.revision)
     }
 
-    /// How many answers to this step failed before (0 on the first ask).
-    pub fn attempt(&self) -> u32 {
-        self.attempt
-    }
-
-    /// The `params` of an `elicitation/create` request (form mode): the message and the
-    /// `requestedSchema`, serialized straight from the form. Write them as text
-    /// (`serde_json::to_string`) to keep the fields in declaration order: a
-    /// `serde_json::Value` sorts them unless serde_json's `preserve_order` is on.
+    /// The `params` of an `elicitation/create` request (form mode) as JSON text: the
+    /// message and the `requestedSchema`, written straight from the form, its fields in
+    /// declaration order (send the text as it is: a `serde_json::Value` sorts them unless
+    /// serde_json's `preserve_order` is on).
     ///
     /// ```
     /// # use elicit_core::wizard::{Flow, Poll};
@@ -102,13 +95,19 @@ impl Question {
     /// # struct SignUp { #[step(message = "Your name?")] name: Name }
     /// let mut flow = Flow::<SignUp>::new();
     /// let Poll::Ask(question) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
-    /// let text = serde_json::to_string(&question.params())?;
+    /// let text = question.params();
     /// let params: serde_json::Value = serde_json::from_str(&text)?;
     /// assert_eq!(params["message"], "Your name?");
     /// assert_eq!(params["requestedSchema"]["required"], serde_json::json!(["name"]));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn params(&self) -> FormParams<'_> {
+    pub fn params(&self) -> String {
+        // Plain strings and a schema written by this crate: serializing cannot fail.
+        serde_json::to_string(&self.form_params()).unwrap_or_default()
+    }
+
+    /// The params, to serialize (the engine writes them into its own text).
+    pub(crate) fn form_params(&self) -> FormParams<'_> {
         FormParams {
             message: self.message(),
             schema: self.requested_schema(),
@@ -130,7 +129,7 @@ enum Message {
 /// The `params` of a form-mode `elicitation/create` request, serialized straight to
 /// JSON; see [`Question::params`].
 #[derive(Clone, Copy, Debug)]
-pub struct FormParams<'a> {
+pub(crate) struct FormParams<'a> {
     message: &'a str,
     schema: RequestedSchema<'a>,
 }
@@ -318,7 +317,9 @@ impl<W: Wizard> Flow<W> {
         }
     }
 
-    /// Reads answers with the given [`Strictness`] (strict by default).
+    /// Reads answers with the given [`Strictness`] (strict by default). Not part of the
+    /// API: the engine's (its `Settings::strictness`), public for the fuzz targets.
+    #[doc(hidden)]
     pub fn with_strictness(mut self, strictness: Strictness) -> Self {
         self.strictness = strictness;
         self
@@ -330,6 +331,7 @@ impl<W: Wizard> Flow<W> {
     }
 
     /// Takes the state out of the flow.
+    #[cfg(feature = "seal")]
     pub(crate) fn into_state(self) -> WizardState {
         self.state
     }

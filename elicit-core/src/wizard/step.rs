@@ -26,7 +26,7 @@ type Offers = Vec<(Cow<'static, str>, Choices)>;
 /// let seats = ["A1", "A2", "B4"];
 /// let prepared = Prepared::new()
 ///     .message("Pick a seat for 2025-02-03")
-///     .options("seat", seats.iter().map(|s| Choice::owned(*s, None)))
+///     .options("seat", seats.map(|s| Choice::owned(s, None)))
 ///     .default_value("seat", "A2");
 /// # let _ = prepared;
 /// ```
@@ -88,7 +88,7 @@ impl PartialEq for Prepared {
 /// let free: Arc<[Choice]> = ["A1", "A2", "B4"].map(|s| Choice::owned(s, None)).into();
 /// let form: PreparedForm = Prepared::new()
 ///     .message("Pick a seat for 2025-02-03")
-///     .options_from("seat", free)
+///     .options("seat", free)
 ///     .build(Seat::form())?;
 ///
 /// // In the `prepare` hook, for every flow:
@@ -214,17 +214,11 @@ impl Prepared {
     /// them; an enum field (single or multi) is narrowed to them, which must be among its
     /// variants. Answers are checked against the choices offered. Offering choices for
     /// the same field again replaces the earlier ones.
-    pub fn options(
-        self,
-        field: impl Into<Cow<'static, str>>,
-        choices: impl IntoIterator<Item = Choice>,
-    ) -> Prepared {
-        self.options_from(field, choices.into_iter().collect::<Choices>())
-    }
-
-    /// [`options`](Self::options) from a list kept as it is given: a list the server
-    /// caches as an `Arc<[Choice]>` (or a `&'static [Choice]`) is shared by every flow
-    /// that offers it, so the server holds one list however many users are asking.
+    ///
+    /// The list is kept as it is given: one a server caches as an `Arc<[Choice]>` (or a
+    /// `&'static [Choice]`) is shared by every flow that offers it, so the server holds
+    /// one list however many users are asking; a `Vec` or an array is taken as is, and
+    /// an iterator collects into one (`.collect::<Choices>()`).
     ///
     /// ```
     /// use std::sync::Arc;
@@ -233,10 +227,12 @@ impl Prepared {
     ///
     /// // Built once (say, when the inventory changes), offered to every flow.
     /// let free: Arc<[Choice]> = ["A1", "A2", "B4"].map(|s| Choice::owned(s, None)).into();
-    /// let prepared = Prepared::new().options_from("seat", Arc::clone(&free));
+    /// let prepared = Prepared::new().options("seat", Arc::clone(&free));
+    /// // Or for this flow only.
+    /// let prepared = prepared.options("size", [Choice::owned("S", None), Choice::owned("L", None)]);
     /// # let _ = prepared;
     /// ```
-    pub fn options_from(
+    pub fn options(
         mut self,
         field: impl Into<Cow<'static, str>>,
         choices: impl Into<Choices>,

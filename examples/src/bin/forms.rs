@@ -1,7 +1,6 @@
 //! The project's main job for now: print a form's `requestedSchema` for every protocol
 //! revision, then validate a good and a bad sample answer.
 
-use elicit_core::Action;
 use elicit_core::{Elicit, Elicitation, Revision};
 use elicit_examples::forms::{Alternatives, PurgeApproval};
 use serde_json::json;
@@ -21,19 +20,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     let good = json!({"confirm": true, "approver": "ops@example.com"});
-    match Elicitation::<PurgeApproval>::from_result(Action::Accept, Some(&good))? {
+    match PurgeApproval::from_content(Some(&good)).map(Elicitation::Accept)? {
         Elicitation::Accept(answer) => println!("accepted: {answer:?}"),
         other => println!("ended without an answer: {:?}", other.action()),
     }
 
     let bad = json!({"confirm": "yes", "approver": "not an address", "retention_days": 999});
-    match Elicitation::<PurgeApproval>::from_result(Action::Accept, Some(&bad)) {
+    match PurgeApproval::from_content(Some(&bad)).map(Elicitation::Accept) {
         Ok(answer) => println!("unexpectedly accepted: {answer:?}"),
         Err(error) => println!("refused, the user would be asked again: {error}"),
     }
 
     let alternatives = json!({"checkAlternatives": true, "newDate": "2025-02-03"});
-    let outcome = Elicitation::<Alternatives>::from_result(Action::Accept, Some(&alternatives))?;
+    let outcome = Alternatives::from_content(Some(&alternatives)).map(Elicitation::Accept)?;
     println!("alternatives: {outcome:?}");
     Ok(())
 }

@@ -14,7 +14,9 @@
 use std::time::Duration;
 
 use elicit_core::{Elicit, Elicitation};
-use elicit_rmcp::{AskError, Asked, Elicitor, Halt, Input, InputAnswer, Session, TaskSupport, Tools};
+use elicit_rmcp::{
+    AskError, Asked, Elicitor, Halt, Input, InputAnswer, Session, TaskSupport, Tools,
+};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
@@ -255,6 +257,25 @@ fn outcome<T: serde::Serialize>(answer: &Elicitation<T>) -> String {
 }
 
 /// The text of a sampling result (`content.text`).
+/// The form `T` asked under `key` (the suite answers keys it knows in the first call).
+async fn keyed<T: Elicit>(
+    s: &mut Session,
+    key: &str,
+    message: &str,
+) -> Result<Elicitation<T>, Halt> {
+    let mut answers = s.inputs(vec![Input::form::<T>(key, message)]).await?;
+    Ok(answers.remove(0).typed::<T>()?)
+}
+
+/// The client's raw result of one `method` request, asked under `key` (2026-07-28).
+async fn raw(s: &mut Session, key: &str, method: &str, params: Value) -> Result<Value, Halt> {
+    let mut answers = s.inputs(vec![Input::request(key, method, params)]).await?;
+    Ok(match answers.remove(0) {
+        InputAnswer::Value(v) => v,
+        _ => Value::Null,
+    })
+}
+
 fn sampled_text(result: &Value) -> String {
     result
         .pointer("/content/text")
@@ -392,10 +413,11 @@ impl ConformanceServer {
             }
             .into());
         }
-        let greeting = match name_of(s.ask_as::<Name>("user_name", "What is your name?").await?) {
-            Some(name) => format!("Hello, {name}!"),
-            None => "No name given.".to_owned(),
-        };
+        let greeting =
+            match name_of(keyed::<Name>(&mut s, "user_name", "What is your name?").await?) {
+                Some(name) => format!("Hello, {name}!"),
+                None => "No name given.".to_owned(),
+            };
         s.continue_in_task(|_| async move { Ok(text(greeting)) })
             .await
     }
@@ -434,7 +456,7 @@ impl ConformanceServer {
         mut s: Session,
     ) -> Asked<CallToolResult> {
         Ok(
-            match name_of(s.ask_as::<Name>("user_name", "What is your name?").await?) {
+            match name_of(keyed::<Name>(&mut s, "user_name", "What is your name?").await?) {
                 Some(name) => text(format!("Hello, {name}!")),
                 None => text("No name given."),
             },
@@ -443,18 +465,14 @@ impl ConformanceServer {
 
     #[tool(description = "Asks the client to sample (MRTR)")]
     async fn test_input_required_result_sampling(&self, mut s: Session) -> Asked<CallToolResult> {
-        let result = s
-            .input(
-                "sampling/createMessage",
-                sampling("What is the capital of France?", 100),
-            )
-            .await?;
+        let question = sampling("What is the capital of France?", 100);
+        let result = raw(&mut s, "sampling", "sampling/createMessage", question).await?;
         Ok(text(format!("Sampling result: {}", sampled_text(&result))))
     }
 
     #[tool(description = "Asks for the client's roots (MRTR)")]
     async fn test_input_required_result_list_roots(&self, mut s: Session) -> Asked<CallToolResult> {
-        let result = s.input("roots/list", json!({})).await?;
+        let result = raw(&mut s, "roots", "roots/list", json!({})).await?;
         Ok(text(format!("Found {} root(s)", root_count(&result))))
     }
 
@@ -463,10 +481,12 @@ impl ConformanceServer {
         &self,
         mut s: Session,
     ) -> Asked<CallToolResult> {
-        Ok(match s.ask_as::<Ok>("confirm", "Please confirm").await? {
-            Elicitation::Accept(Ok { ok: true }) => text("state-ok: requestState validated"),
-            _ => text("state-ok: not confirmed"),
-        })
+        Ok(
+            match keyed::<Ok>(&mut s, "confirm", "Please confirm").await? {
+                Elicitation::Accept(Ok { ok: true }) => text("state-ok: requestState validated"),
+                _ => text("state-ok: not confirmed"),
+            },
+        )
     }
 
     #[tool(description = "Asks for a form, a sample and the roots in one round (MRTR)")]
@@ -505,17 +525,13 @@ impl ConformanceServer {
         &self,
         mut s: Session,
     ) -> Asked<CallToolResult> {
-        let Some(name) = name_of(
-            s.ask_as::<Name>("step1", "Step 1: What is your name?")
-                .await?,
-        ) else {
+        let Some(name) =
+            name_of(keyed::<Name>(&mut s, "step1", "Step 1: What is your name?").await?)
+        else {
             return Ok(text("No name given."));
         };
         Ok(
-            match s
-                .ask_as::<Color>("step2", "Step 2: What is your favorite color?")
-                .await?
-            {
+            match keyed::<Color>(&mut s, "step2", "Step 2: What is your favorite color?").await? {
                 Elicitation::Accept(c) => text(format!(
                     "Multi-round complete for {name} who likes {}",
                     c.color
@@ -530,10 +546,12 @@ impl ConformanceServer {
         &self,
         mut s: Session,
     ) -> Asked<CallToolResult> {
-        Ok(match s.ask_as::<Ok>("confirm", "Please confirm").await? {
-            Elicitation::Accept(_) => text("confirmed"),
-            _ => text("not confirmed"),
-        })
+        Ok(
+            match keyed::<Ok>(&mut s, "confirm", "Please confirm").await? {
+                Elicitation::Accept(_) => text("confirmed"),
+                _ => text("not confirmed"),
+            },
+        )
     }
 
     #[tool(description = "Asks only for what the client declared (MRTR)")]
@@ -608,9 +626,12 @@ impl ServerHandler for ConformanceServer {
         }
         let mut s = self.elicitor.prompt(&ctx, &params)?;
         let result = async {
-            let context = match s
-                .ask_as::<Context>("user_context", "What context should the prompt use?")
-                .await?
+            let context = match keyed::<Context>(
+                &mut s,
+                "user_context",
+                "What context should the prompt use?",
+            )
+            .await?
             {
                 Elicitation::Accept(c) => c.context,
                 _ => "none".to_owned(),

@@ -145,18 +145,21 @@ impl TicketServer {
                 "This client cannot open payment pages; pay for order {order} at {url}"
             )));
         }
-        let answer = s.ask_url(&message, &url).await?;
-        Ok(match answer.action {
-            elicit_core::Action::Accept => {
+        Ok(match s.ask_url(&message, &url).await? {
+            elicit_core::Elicitation::Accept(id) => {
                 // A real server would wait for the payment provider's callback; the demo
                 // treats the payment as done at once.
-                if let Some(id) = &answer.elicitation_id {
+                if let Some(id) = &id {
                     s.notify_url_complete(id).await?;
                 }
                 text(format!("Payment page opened for order {order}."))
             }
-            elicit_core::Action::Decline => text(format!("Payment for order {order} declined.")),
-            elicit_core::Action::Cancel => text(format!("Payment for order {order} cancelled.")),
+            elicit_core::Elicitation::Decline => {
+                text(format!("Payment for order {order} declined."))
+            }
+            elicit_core::Elicitation::Cancel => {
+                text(format!("Payment for order {order} cancelled."))
+            }
         })
     }
 }
