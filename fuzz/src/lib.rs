@@ -149,8 +149,8 @@ pub fn check_form<T: Elicit + Debug>(content: Option<&Value>) {
                     ),
                 }
             }
-            Err(AnswerError::NotAnObject { found }) => match &borrowed {
-                Err(AnswerError::NotAnObject { found: f }) => assert_eq!(f, found),
+            Err(AnswerError::NotAnObject { found, .. }) => match &borrowed {
+                Err(AnswerError::NotAnObject { found: f, .. }) => assert_eq!(f, found),
                 other => panic!(
                     "{what}: validate said not an object ({found}) but from_content gave {}",
                     summary(other)

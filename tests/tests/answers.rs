@@ -271,7 +271,7 @@ fn content_that_is_not_an_object() {
             .map(Elicitation::Accept)
             .unwrap_err();
         assert!(
-            matches!(err, AnswerError::NotAnObject { found: f } if f == found),
+            matches!(err, AnswerError::NotAnObject { found: f, .. } if f == found),
             "{err:?}"
         );
         assert_eq!(
@@ -282,7 +282,7 @@ fn content_that_is_not_an_object() {
         let direct = Popcorn::form()
             .validate(Some(&content), Strictness::Strict)
             .unwrap_err();
-        assert!(matches!(direct, AnswerError::NotAnObject { found: f } if f == found));
+        assert!(matches!(direct, AnswerError::NotAnObject { found: f, .. } if f == found));
     }
 }
 

@@ -852,6 +852,7 @@ async fn a_form_built_at_run_time() {
             Some(InputAnswer::Form {
                 action,
                 content: Some(content),
+                ..
             }) => format!("{action} {content}"),
             other => format!("{other:?}"),
         };

@@ -194,7 +194,7 @@ fn attempts_run_out() {
     ]);
     assert_eq!(run.asked.len(), 3);
     match run.outcome {
-        Outcome::Failed { step, reason } => {
+        Outcome::Failed { step, reason, .. } => {
             assert_eq!((step.index, step.name), (0, "date"));
             assert!(
                 reason.starts_with("No seats left on 2025-02-01"),

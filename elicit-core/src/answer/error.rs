@@ -166,6 +166,7 @@ pub enum AnswerError {
     /// The result is not an object with an `action` string.
     Malformed(&'static str),
     /// `content` is not an object.
+    #[non_exhaustive]
     NotAnObject {
         /// The JSON type that was sent.
         found: &'static str,

@@ -12,6 +12,7 @@ use crate::form::{Field, FieldKind, Form};
 
 /// How strictly answers are read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Strictness {
     /// Values must have the JSON type the schema announced (the default).
     #[default]

@@ -20,6 +20,7 @@ use crate::wizard::{Flow, Outcome, Poll, Wizard, WizardState};
 /// on 2026-07-28. A form built at run time (a [`Form`]) is asked as
 /// `Input::Form { key, message, form: &form }`, alone or with others.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Input<'a> {
     /// A form (an `elicitation/create` in form mode).
     Form {
@@ -69,8 +70,10 @@ impl<'a> Input<'a> {
 
 /// One answer of a batch, in the order of the questions.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum InputAnswer {
     /// A form's answer: the action and, on accept, the validated content.
+    #[non_exhaustive]
     Form {
         /// Accept, decline or cancel.
         action: Action,

@@ -269,12 +269,14 @@ pub enum SealError {
     /// The cipher cannot tell these apart.
     Tampered,
     /// The token's time is up.
+    #[non_exhaustive]
     Expired {
         /// When it stopped opening (seconds since the Unix epoch).
         expired_at: u64,
     },
     /// The token was sealed later than the opener's clock allows (by more than the
     /// clock skew): the sealing replica's clock runs fast.
+    #[non_exhaustive]
     FromTheFuture {
         /// When it says it was sealed (seconds since the Unix epoch).
         issued_at: u64,
@@ -284,6 +286,7 @@ pub enum SealError {
     /// it can quote the payload, so it is not part of the message.
     Payload(serde_json::Error),
     /// Sealing: the payload makes a token longer than [`MAX_TOKEN_LEN`].
+    #[non_exhaustive]
     TooLarge {
         /// The token's length.
         len: usize,

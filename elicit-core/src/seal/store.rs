@@ -28,6 +28,7 @@ pub(crate) type Redeem<'a> =
 
 /// The outcome of a redemption.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Redemption {
     /// The first redemption of this id: the state may be used.
     First,

@@ -31,6 +31,7 @@ impl fmt::Display for StepId {
 
 /// How a flow ended.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Outcome<W> {
     /// Every step answered (or skipped): the typed result.
     Completed(W),
@@ -39,6 +40,7 @@ pub enum Outcome<W> {
     /// The user cancelled at a step.
     Cancelled(StepId),
     /// A step failed as many times as it may; `reason` is the last problem.
+    #[non_exhaustive]
     Failed {
         /// The step that failed.
         step: StepId,
@@ -183,6 +185,7 @@ pub enum WizardError {
     Schema(FormError),
     /// A `prepare` hook asked for something the step's form cannot take
     /// (a programming error in the hook).
+    #[non_exhaustive]
     Prepare {
         /// The step.
         step: StepId,

@@ -109,10 +109,11 @@ impl TicketServer {
             Outcome::Cancelled(step) => {
                 text(format!("Booking cancelled at the {} step.", step.name))
             }
-            Outcome::Failed { step, reason } => text(format!(
+            Outcome::Failed { step, reason, .. } => text(format!(
                 "Nothing booked: too many unusable answers at the {} step ({reason}).",
                 step.name
             )),
+            _ => text("Nothing booked."),
         })
     }
 
