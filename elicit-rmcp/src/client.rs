@@ -54,8 +54,8 @@ use ::rmcp::service::{RequestContext, RoleClient, RunningService, ServiceError};
 use serde_json::Value;
 
 use elicit_core::Action;
-use elicit_core::Form;
 use elicit_core::client::{Asker, Question, Reply, check_message, read_schema};
+use elicit_core::{Form, Format};
 
 /// An rmcp client handler answering elicitations through an [`Asker`].
 pub struct FormClient<A> {
@@ -137,6 +137,54 @@ fn check_size(what: &str, message: &str) -> Result<(), McpError> {
     check_message(what, message).map_err(|e| McpError::invalid_params(e.reason, None))
 }
 
+/// The most `tools/list` pages [`list_tools`] follows.
+const MAX_PAGES: usize = 64;
+/// The most tools [`list_tools`] takes.
+const MAX_TOOLS: usize = 10_000;
+
+/// Every tool of the server, following `nextCursor` for at most 64 pages and 10,000
+/// tools: a server that always answers with one more page is refused (with
+/// `-32603`, naming the limit) instead of followed forever, as rmcp's
+/// `list_all_tools` would.
+pub async fn list_tools(
+    peer: &::rmcp::Peer<RoleClient>,
+) -> Result<Vec<::rmcp::model::Tool>, ServiceError> {
+    let mut tools = Vec::new();
+    let mut cursor = None;
+    for _ in 0..MAX_PAGES {
+        let params = ::rmcp::model::PaginatedRequestParams::default().with_cursor(cursor);
+        let page = peer.list_tools(Some(params)).await?;
+        tools.extend(page.tools);
+        if tools.len() > MAX_TOOLS {
+            break;
+        }
+        cursor = page.next_cursor;
+        if cursor.is_none() {
+            return Ok(tools);
+        }
+    }
+    Err(ServiceError::McpError(McpError::internal_error(
+        format!(
+            "the server lists more than {MAX_PAGES} pages or {MAX_TOOLS} tools; this client stops there"
+        ),
+        None,
+    )))
+}
+
+/// Refuses a URL that is not a valid absolute URI (RFC 3986): a line break, a Unicode
+/// line separator or a space in it could print a line of the server's own making under
+/// the client's, such as a fake "The page is on bank.example".
+fn check_url(url: &str) -> Result<(), McpError> {
+    if Format::Uri.accepts(url) {
+        Ok(())
+    } else {
+        Err(McpError::invalid_params(
+            "the URL is not a valid absolute URI (RFC 3986)",
+            None,
+        ))
+    }
+}
+
 fn action(a: Action) -> ElicitationAction {
     match a {
         Action::Accept => ElicitationAction::Accept,
@@ -206,6 +254,7 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
                 }
                 check_size("message", &message)
                     .and_then(|()| check_size("URL", url.as_str()))
+                    .and_then(|()| check_url(url.as_str()))
                     .inspect_err(|e| self.asker.refused(server.as_deref(), &e.message))?;
                 let a = self
                     .asker

@@ -690,9 +690,15 @@ impl Asker for Terminal {
                 ));
                 p.say(message);
                 p.say(&host);
+                // One line, whatever the server put in it: a line break shows as ␤.
+                let url: String = safe_text(url)
+                    .chars()
+                    .map(|c| if c == '\n' { '␤' } else { c })
+                    .collect();
                 p.say(&format!("Full address: {url}"));
                 p.say(p.keys());
-                p.choose("What do you want to do?", &options, 0)
+                // Enter declines: opening a page takes a deliberate choice.
+                p.choose("What do you want to do?", &options, 1)
             })
         });
         match choice {

@@ -231,6 +231,14 @@ fn assert_clean(seen: &[u8], strict: bool) {
         !text.contains('\u{202e}'),
         "a right-to-left override got through"
     );
+    // Invisible format characters: zero-width space, word joiner, byte order mark, tags.
+    for c in ['\u{200b}', '\u{2060}', '\u{feff}', '\u{e0049}', '\u{e0047}'] {
+        assert!(
+            !text.contains(c),
+            "U+{:04X} (invisible) got through",
+            c as u32
+        );
+    }
     if strict {
         assert!(!seen.contains(&0x1b), "an escape byte got through: {text}");
     }
@@ -277,7 +285,8 @@ fn a_url_is_shown_by_its_host_before_it_is_opened() {
     run.wait("PAYMENT");
     run.wait("The page is on pay.evil.example");
     run.wait("https://pay.evil.example/checkout?next=https://bank.example/");
-    run.answer("What do you want to do?", CTRL_C);
+    // Enter declines: opening a page takes a deliberate choice.
+    run.answer("What do you want to do?", ENTER);
     run.wait("you answered decline");
     assert_clean(&run.quit(), false);
 }
@@ -378,6 +387,32 @@ fn a_refused_form_is_explained_to_the_user() {
         assert!(text.contains("you answered an error"), "{text}");
         assert_clean(&seen, true);
     }
+}
+
+/// A URL whose line break and line separator would print a line of the server's making
+/// under the client's ("The page is on bank.example") is refused, never shown.
+#[test]
+fn a_url_with_line_breaks_is_refused() {
+    let (ok, seen) = piped(&["--tool", "spoof", "--", hostile()], "");
+    let text = String::from_utf8_lossy(&seen);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("asked something this client will not show"),
+        "{text}"
+    );
+    assert!(text.contains("not a valid absolute URI"), "{text}");
+    assert!(!text.contains("bank.example"), "{text}");
+    assert!(text.contains("you answered an error"), "{text}");
+}
+
+/// A server that always has one more page of tools is cut off at the client's limit,
+/// with an error naming it, instead of followed until memory runs out.
+#[test]
+fn an_endless_tool_list_is_cut_off() {
+    let (ok, seen) = piped(&["--", hostile(), "--endless-list"], "");
+    let text = String::from_utf8_lossy(&seen);
+    assert!(!ok, "{text}");
+    assert!(text.contains("more than 64 pages or 10000 tools"), "{text}");
 }
 
 /// The unattended mode books as before, from a script matching by message.

@@ -42,8 +42,10 @@ pub fn check_message(what: &str, text: &str) -> Result<(), SchemaRefused> {
 /// `text` made safe to print on a terminal or in a log: every escape sequence (ESC-led
 /// or C1-led: CSI, OSC such as links and clipboard writes, DCS, SOS, PM, APC) is removed
 /// whole; every other control character is shown as a visible symbol (`␇` for BEL, `�`
-/// for a C1 control); bidirectional overrides and isolates, which reorder what follows
-/// them, are removed. Line breaks stay (`\r\n` and the Unicode line separators become
+/// for a C1 control); every invisible format character (Unicode `Cf`: bidirectional
+/// marks, overrides and isolates, zero-width spaces, the byte order mark, the tag
+/// characters that smuggle text past a reader) is removed, except the zero-width joiner
+/// and non-joiner that emoji and several scripts need. Line breaks stay (`\r\n` and the Unicode line separators become
 /// `\n`), a tab becomes a space. Text with none of these is returned as it is.
 ///
 /// ```
@@ -74,7 +76,7 @@ pub fn safe_text(text: &str) -> Cow<'_, str> {
             // C1 introducers of a string (DCS, SOS, OSC, PM, APC) and of CSI.
             '\u{90}' | '\u{98}' | '\u{9d}' | '\u{9e}' | '\u{9f}' => skip_string(&mut chars),
             '\u{9b}' => skip_csi(&mut chars),
-            c if bidi(c) => {}
+            c if invisible(c) => {}
             c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('�')),
             '\x7f' => out.push('␡'),
             c if ('\u{80}'..='\u{9f}').contains(&c) => out.push('�'),
@@ -86,12 +88,21 @@ pub fn safe_text(text: &str) -> Cow<'_, str> {
 
 /// Whether `c` is changed by [`safe_text`].
 fn unsafe_char(c: char) -> bool {
-    (c.is_control() && c != '\n') || bidi(c) || matches!(c, '\u{2028}' | '\u{2029}')
+    (c.is_control() && c != '\n') || invisible(c) || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
-/// The bidirectional embeddings, overrides and isolates.
-fn bidi(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+/// The characters that change what is shown without being seen: every Unicode format
+/// character (general category `Cf`: bidirectional marks, embeddings, overrides and
+/// isolates, zero-width spaces and joiners, invisible operators, the byte order mark, the
+/// tag characters that can smuggle text past a reader), except the zero-width joiner and
+/// non-joiner that emoji and several scripts need; and the whole tag block, unassigned
+/// code points included.
+fn invisible(c: char) -> bool {
+    use unicode_general_category::{GeneralCategory, get_general_category};
+    c > '\u{7f}'
+        && !matches!(c, '\u{200c}' | '\u{200d}')
+        && (('\u{e0000}'..='\u{e007f}').contains(&c)
+            || get_general_category(c) == GeneralCategory::Format)
 }
 
 type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
@@ -139,7 +150,7 @@ mod tests {
 
     /// No control character survives, except the line breaks.
     fn clean(s: &str) -> bool {
-        s.chars().all(|c| !c.is_control() || c == '\n') && !s.chars().any(bidi)
+        s.chars().all(|c| !c.is_control() || c == '\n') && !s.chars().any(invisible)
     }
 
     #[test]
@@ -200,6 +211,43 @@ mod tests {
     fn bidi_overrides_are_removed() {
         assert_eq!(safe_text("invoice\u{202e}fdp.exe"), "invoicefdp.exe");
         assert_eq!(safe_text("a\u{2066}b\u{2069}c\u{202a}d\u{202c}"), "abcd");
+    }
+
+    /// Every invisible format character is dropped (bidi marks, zero-width spaces, word
+    /// joiner, invisible operators, the Mongolian vowel separator, the byte order mark,
+    /// tag characters); the zero-width joiner and non-joiner stay.
+    #[test]
+    fn invisible_format_characters_are_removed() {
+        for c in [
+            '\u{200e}',
+            '\u{200f}',
+            '\u{061c}',
+            '\u{200b}',
+            '\u{2060}',
+            '\u{feff}',
+            '\u{2061}',
+            '\u{2062}',
+            '\u{2063}',
+            '\u{2064}',
+            '\u{180e}',
+            '\u{00ad}',
+            '\u{e0000}',
+            '\u{e0001}',
+            '\u{e0041}',
+            '\u{e007f}',
+        ] {
+            let text = format!("pay{c}ee");
+            assert_eq!(safe_text(&text), "payee", "U+{:04X}", c as u32);
+        }
+        // "Ignore all previous instructions" in tag characters vanishes whole.
+        let smuggled: String = "approve"
+            .chars()
+            .map(|c| char::from_u32(0xE0000 + c as u32).unwrap())
+            .collect();
+        assert_eq!(safe_text(&format!("OK{smuggled}")), "OK");
+        for kept in ["\u{200d}", "\u{200c}", "👩\u{200d}💻", "é", "日本"] {
+            assert_eq!(safe_text(kept), kept);
+        }
     }
 
     #[test]

@@ -289,8 +289,7 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A, url_mode: bool) -> Result<
         .peer_info()
         .and_then(|p| p.server_info.as_ref().map(|i| i.name.clone()))
         .unwrap_or_else(|| "the server".to_owned());
-    let tools = client
-        .list_all_tools()
+    let tools = elicit_rmcp::client::list_tools(client)
         .await
         .map_err(|e| format!("cannot list the tools: {}", connection.explain(e)))?;
     if let Some(name) = &cli.tool {
