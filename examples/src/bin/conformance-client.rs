@@ -129,7 +129,7 @@ type Client<A> = RunningService<RoleClient, FormClient<Hold<A>>>;
 
 /// Lists the tools and calls the ones the scenario needs, in an order that exercises it.
 async fn exercise<A: Answerer>(running: &Client<A>, scenario: Option<&str>) -> Result<(), Error> {
-    let tools = elicit_rmcp::client::list_tools(&running).await?;
+    let tools = elicit_rmcp::client::list_tools(running).await?;
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     eprintln!("tools: {}", names.join(", "));
     let need = |wanted: &[&str]| -> Result<(), Error> {
