@@ -375,11 +375,16 @@ fn wizard_rounds_alternate_between_replicas_sharing_a_key() {
         format!("# elicit sealing keys (current first)\n{shared}\n"),
     )
     .expect("the key file");
+    private(&key_file);
 
     let a = Replica::start("A", Keys::Env(&shared));
     let b = Replica::start("B", Keys::File(&key_file));
     // C forgot the shared key: it seals and opens with a random key of its own.
     let c = Replica::start("C", Keys::Random);
+    // A replica with its record in memory refuses another's state sealed in the second
+    // its own record began (it could be its own, from before a restart): start sealing
+    // in the next second.
+    next_second();
     let replicas = [&a, &b];
     let mut client = Client::new();
 
@@ -488,6 +493,124 @@ fn wizard_rounds_alternate_between_replicas_sharing_a_key() {
         started.elapsed() < Duration::from_secs(30),
         "took {:?}",
         started.elapsed()
+    );
+}
+
+/// Makes `path` readable by its owner only, as a server asks of a key file.
+fn private(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+/// Runs `ticket-booking` with `args`, expecting it to fail at start-up: its stderr.
+fn refused_start(args: &[&std::ffi::OsStr]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ticket-booking"))
+        .args(["--http", "127.0.0.1:0"])
+        .args(args)
+        .env_remove("ELICIT_KEYS")
+        .stdin(Stdio::null())
+        .output()
+        .expect("ticket-booking runs");
+    assert!(!out.status.success(), "it started");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A key file other users can read is refused at start-up, naming the fix.
+#[cfg(unix)]
+#[test]
+fn a_key_file_others_can_read_is_refused() {
+    let dir = TempDir::new();
+    let key_file = dir.0.join("elicit-keys");
+    let keys = Keyring::new("perm1", Key::generate()).expect("a valid id");
+    std::fs::write(&key_file, keys.to_text()).expect("the key file");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let stderr = refused_start(&["--key-file".as_ref(), key_file.as_os_str()]);
+    assert!(
+        stderr.contains("can be read by other users (mode 644)") && stderr.contains("chmod 600"),
+        "{stderr}"
+    );
+}
+
+/// The `--redis` URL's password never reaches the error printed when Redis cannot be
+/// reached.
+#[test]
+fn a_redis_password_is_not_printed() {
+    let stderr = refused_start(&[
+        "--redis".as_ref(),
+        "redis://:s3cretPassw0rd@127.0.0.1:1/".as_ref(),
+    ]);
+    assert!(!stderr.contains("s3cretPassw0rd"), "{stderr}");
+    assert!(stderr.contains("redis://***@127.0.0.1:1/"), "{stderr}");
+}
+
+/// Waits for the wall clock's next second.
+fn next_second() {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    std::thread::sleep(Duration::from_nanos(
+        1_000_000_000 - u64::from(now.subsec_nanos()) + 1_000_000,
+    ));
+}
+
+/// A server restarted with the same keys (a key file) forgets which states it took,
+/// not the keys: a final round replayed after the restart is refused instead of
+/// booking the seat a second time.
+#[test]
+fn a_restart_does_not_let_a_replayed_round_book_again() {
+    let dir = TempDir::new();
+    let key_file = dir.0.join("elicit-keys");
+    let keys = Keyring::new("restart1", Key::generate()).expect("a valid id");
+    std::fs::write(&key_file, format!("{}\n", keys.to_text())).expect("the key file");
+    private(&key_file);
+    let mut client = Client::new();
+    let server = Replica::start("A", Keys::File(&key_file));
+    let mut picks = Picks::default();
+    let mut response = client.call(&server, "book_tickets", json!({}), None);
+    let mut last = None;
+    let mut rounds = 0;
+    while let Some(asked) = question(&response) {
+        rounds += 1;
+        assert!(rounds < 12, "the wizard does not end: {response}");
+        let reply = answer(&asked.message, &asked.schema, &mut picks);
+        let responses = json!({ asked.key.clone(): reply });
+        response = client.call(
+            &server,
+            "book_tickets",
+            json!({}),
+            Some((&responses, &asked.state)),
+        );
+        last = Some((asked, responses));
+    }
+    let booked = response["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(booked.starts_with("Booked seat"), "{response}");
+    let (asked, responses) = last.expect("a last round");
+    let replay = Some((&responses, asked.state.as_str()));
+
+    // Replayed on the same process: refused, it was used.
+    let refused = error_message(&client.call(&server, "book_tickets", json!({}), replay));
+    assert!(refused.contains("it was used before"), "{refused}");
+
+    // The process restarts with the same key file: still refused, and nothing booked.
+    drop(server);
+    let restarted = Replica::start("A again", Keys::File(&key_file));
+    let again = client.call(&restarted, "book_tickets", json!({}), replay);
+    let refused = error_message(&again);
+    assert_eq!(
+        refused,
+        "the requestState of this retry was refused: it is older than this server's record of \
+         used states reaches back (the server restarted since, or is under heavy load); call \
+         the tool again without it",
+        "{again}"
     );
 }
 

@@ -622,6 +622,16 @@ async fn mrtr_rotated_key_still_opens_old_state() {
             .with_previous("k1", old)
             .unwrap(),
     );
+    // Two processes (replicas, or a redeploy with both keys) whose records of used
+    // states are their own: a state another record began no later than is refused as
+    // possibly its own from before a restart, so the state is sealed a second later.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    tokio::time::sleep(Duration::from_nanos(
+        1_000_000_000 - u64::from(now.subsec_nanos()) + 1_000_000,
+    ))
+    .await;
     let first = connect(
         ticket_server(before),
         Scripted::new(Era::Mrtr, vec![]),

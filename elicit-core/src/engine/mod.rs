@@ -490,9 +490,18 @@ impl Call {
                  without it"
             ))))
         };
+        // Opened in time, it may be redeemed a moment too late: never at or past its
+        // expiry. Its record is kept the clock skew longer than the state opens, so that
+        // a replica whose clock lags (by up to the skew) still finds it.
+        if crate::seal::now() >= state.expires_at {
+            return refused("it has expired");
+        }
+        let keep_until = state
+            .expires_at
+            .saturating_add(self.settings.clock_skew.as_secs());
         match rounds
             .store
-            .redeem(&state.id, state.issued_at, state.expires_at)
+            .redeem(&state.id, state.issued_at, keep_until)
             .await
         {
             Ok(Redemption::First) => Ok(()),
@@ -501,7 +510,7 @@ impl Call {
             }
             Ok(Redemption::TooOld) => refused(
                 "it is older than this server's record of used states reaches back (the \
-                 server is under heavy load)",
+                 server restarted since, or is under heavy load)",
             ),
             Err(e) => Err(Halt::Refused(RpcError::internal(format!(
                 "cannot make sure the requestState is used once: {e}"
@@ -570,7 +579,9 @@ impl Call {
                 .insert(request.key.clone(), request.pin.clone());
         }
         rounds.saved.pending = Some(pending);
-        rounds.saved.round = random_id();
+        // The store's epoch first: a store that can lose its record tells its own
+        // states from those of another life by it (`RedeemStore::epoch`).
+        rounds.saved.round = [rounds.store.epoch(), &random_id()].concat();
         let state = rounds
             .sealer
             .seal(&rounds.binding, &rounds.saved)

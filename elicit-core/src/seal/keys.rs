@@ -83,7 +83,21 @@ impl FromStr for Key {
                 .map_err(|_| bad_key())?
         };
         let bytes: [u8; 32] = bytes.try_into().map_err(|_| bad_key())?;
-        Ok(Key(bytes))
+        Key(bytes).usable()
+    }
+}
+
+impl Key {
+    /// The key, unless it is all zero bytes (a placeholder, not a secret).
+    fn usable(self) -> Result<Key, SealError> {
+        if self.0 == [0; 32] {
+            Err(SealError::Key(
+                "a key of all zero bytes is no secret: make one with `openssl rand -base64 32`"
+                    .into(),
+            ))
+        } else {
+            Ok(self)
+        }
     }
 }
 
@@ -186,7 +200,7 @@ impl Keyring {
     /// A keyring whose current key is `key`, named `id`.
     pub fn new(id: impl AsRef<str>, key: Key) -> Result<Keyring, SealError> {
         Ok(Keyring {
-            keys: vec![(KeyId::new(id.as_ref())?, key)],
+            keys: vec![(KeyId::new(id.as_ref())?, key.usable()?)],
         })
     }
 
@@ -207,7 +221,7 @@ impl Keyring {
         if self.keys.iter().any(|(k, _)| *k == id) {
             return Err(duplicate_id(&id.0));
         }
-        self.keys.push((id, key));
+        self.keys.push((id, key.usable()?));
         Ok(self)
     }
 

@@ -68,6 +68,16 @@ pub trait RedeemStore: Send + Sync + fmt::Debug {
         issued_at: u64,
         expires_at: u64,
     ) -> Pin<Box<dyn Future<Output = Result<Redemption, SealError>> + Send + 'a>>;
+
+    /// The epoch of the record: states are sealed with it, and a state sealed under
+    /// another epoch is refused before it is redeemed. A store whose record can be lost
+    /// while the keys live on (a process's memory, across a restart) gives each record
+    /// an epoch of its own, so that no state from before the loss is taken again. A
+    /// durable store, shared by replicas, returns `""` (the default): no epoch is
+    /// checked, and the record must outlive every state (see `RedisStore`).
+    fn epoch(&self) -> &str {
+        ""
+    }
 }
 
 /// The most ids a [`MemoryStore`] holds unless told otherwise (1,000,000, about 40 MB
@@ -86,6 +96,10 @@ pub struct MemoryStore {
     capacity: usize,
     hasher: RandomState,
     inner: Mutex<Live>,
+    /// This record's epoch ([`RedeemStore::epoch`]).
+    epoch: String,
+    /// When the record began (seconds since the Unix epoch).
+    started: u64,
 }
 
 #[derive(Debug, Default)]
@@ -105,7 +119,16 @@ impl MemoryStore {
             capacity: capacity.max(1),
             hasher: RandomState::new(),
             inner: Mutex::new(Live::default()),
+            epoch: super::random_id(),
+            started: super::now(),
         }
+    }
+
+    /// The store as if its record began at `started` (seconds since the Unix epoch).
+    #[cfg(test)]
+    fn started_at(mut self, started: u64) -> MemoryStore {
+        self.started = started;
+        self
     }
 
     /// How many ids it holds now (expired ones are dropped on the next redemption).
@@ -133,7 +156,9 @@ impl MemoryStore {
                 live.ids.remove(&old);
             }
         }
-        if issued_at <= live.floor {
+        if issued_at <= live.floor
+            || (issued_at <= self.started && !id.starts_with(self.epoch.as_str()))
+        {
             return Redemption::TooOld;
         }
         if live.ids.contains(&key) {
@@ -164,6 +189,16 @@ impl Default for MemoryStore {
 }
 
 impl RedeemStore for MemoryStore {
+    /// A random id made when the store is, which starts the id of every state this
+    /// process seals. A state of another epoch sealed no later than the second the
+    /// record began is refused ([`Redemption::TooOld`]): it may come from this process's
+    /// earlier life (a restart keeps the keys and empties the record), so whether it
+    /// was used cannot be told. A state of another epoch sealed later is another
+    /// replica's, taken as before.
+    fn epoch(&self) -> &str {
+        &self.epoch
+    }
+
     fn redeem<'a>(&'a self, id: &'a str, issued_at: u64, expires_at: u64) -> Redeem<'a> {
         let outcome = self.redeem_at(id, issued_at, expires_at, super::now());
         Box::pin(std::future::ready(Ok(outcome)))
@@ -177,7 +212,7 @@ mod tests {
 
     #[test]
     fn an_id_is_redeemed_once_until_it_expires() {
-        let store = MemoryStore::default();
+        let store = MemoryStore::default().started_at(0);
         assert_eq!(store.redeem_at("a", 5, 100, 10), First);
         assert_eq!(store.redeem_at("a", 5, 100, 10), Again);
         assert_eq!(store.redeem_at("b", 5, 50, 10), First);
@@ -190,7 +225,7 @@ mod tests {
 
     #[test]
     fn a_full_store_forgets_the_oldest_and_refuses_states_as_old() {
-        let store = MemoryStore::with_capacity(2);
+        let store = MemoryStore::with_capacity(2).started_at(0);
         assert_eq!(store.redeem_at("a", 10, 1000, 20), First);
         assert_eq!(store.redeem_at("b", 11, 1000, 20), First);
         // Full: a is forgotten early, so nothing sealed at 10 or before may open.
@@ -204,11 +239,34 @@ mod tests {
         assert_eq!(store.redeem_at("b", 11, 1000, 20), TooOld);
     }
 
+    /// A restart keeps the keys and empties the record: a state of the earlier life
+    /// (another epoch, sealed no later than the record began) is refused; this life's
+    /// states, and another replica's sealed since, are taken.
+    #[test]
+    fn a_restarted_record_refuses_the_states_of_its_earlier_life() {
+        let before = MemoryStore::default().started_at(100);
+        let old = [before.epoch(), "round1"].concat();
+        assert_eq!(before.redeem_at(&old, 150, 1000, 160), First);
+        // The process restarts at 200: a new record, a new epoch.
+        let after = MemoryStore::default().started_at(200);
+        assert_ne!(after.epoch(), before.epoch());
+        assert_eq!(after.redeem_at(&old, 150, 1000, 210), TooOld);
+        // Even one sealed in the very second the new record began.
+        let same_second = [before.epoch(), "round2"].concat();
+        assert_eq!(after.redeem_at(&same_second, 200, 1000, 210), TooOld);
+        // Its own states are taken from its first second on, once.
+        let own = [after.epoch(), "round3"].concat();
+        assert_eq!(after.redeem_at(&own, 200, 1000, 210), First);
+        assert_eq!(after.redeem_at(&own, 200, 1000, 210), Again);
+        // Another replica's state sealed after the record began is taken.
+        assert_eq!(after.redeem_at("replica-b.round4", 201, 1000, 210), First);
+    }
+
     /// A million redemptions through a store of ten thousand: memory stays bounded and
     /// every replay of a recent id is still refused.
     #[test]
     fn sustained_load_keeps_it_bounded_and_single_use() {
-        let store = MemoryStore::with_capacity(10_000);
+        let store = MemoryStore::with_capacity(10_000).started_at(0);
         for i in 0..1_000_000u64 {
             let issued = 1_000 + i / 1_000;
             assert_eq!(

@@ -470,6 +470,20 @@ fn keys_and_ids() {
 const BAD_KEY: &str = "expected `id:key` with a key of 32 bytes in base64, or 64 hex digits";
 const NO_KEY: &str = "no key given: expected `id:key[,id:key..]`";
 
+/// A key of all zero bytes (a placeholder left in a config) is refused wherever a key
+/// comes in: text, a keyring, a previous key.
+#[test]
+fn an_all_zero_key_is_refused() {
+    let zero = "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    let e = zero.parse::<Keyring>().unwrap_err();
+    assert!(e.to_string().contains("all zero bytes"), "{e}");
+    assert!("0".repeat(64).parse::<Key>().is_err());
+    assert!(Keyring::new("k1", Key::from_bytes([0; 32])).is_err());
+    let ring = Keyring::new("k2", Key::generate()).unwrap();
+    assert!(ring.with_previous("k1", Key::from_bytes([0; 32])).is_err());
+    assert!(Keyring::new("k1", Key::from_bytes([1; 32])).is_ok());
+}
+
 #[test]
 fn keyring_text_form() {
     let ring = Keyring::new("k2", Key::generate())

@@ -61,7 +61,7 @@ impl ServerArgs {
             Some(url) => {
                 let store = elicit_core::seal::RedisStore::connect(url)
                     .await
-                    .map_err(|e| format!("--redis {url}: {e}"))?;
+                    .map_err(|e| format!("--redis {}: {e}", serve::redacted(url)))?;
                 elicitor.with_store(store)
             }
             None => elicitor,
@@ -93,8 +93,7 @@ impl ServerArgs {
             options = options.max_sessions(max);
         }
         if let Some(path) = &self.auth_token_file {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
+            let text = serve::read_secret(path, "token file")?;
             for (principal, token) in serve::parse_tokens(&text)
                 .map_err(|e| format!("bad token file {}: {e}", path.display()))?
             {

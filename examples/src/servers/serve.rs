@@ -29,8 +29,7 @@ pub enum Listen {
 /// need a shared key).
 pub fn keyring(key_file: Option<&std::path::Path>) -> Result<Keyring, String> {
     let keyring = if let Some(path) = key_file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read the key file {}: {e}", path.display()))?;
+        let text = read_secret(path, "key file")?;
         text.trim()
             .parse::<Keyring>()
             .map_err(|e| format!("bad key file {}: {e}", path.display()))?
@@ -40,6 +39,45 @@ pub fn keyring(key_file: Option<&std::path::Path>) -> Result<Keyring, String> {
         Keyring::generate()
     };
     Ok(keyring)
+}
+
+/// The text of a file of secrets (`--key-file`, `--auth-token-file`), refused when other
+/// users may read it: on Unix its mode must give the group and others nothing
+/// (`chmod 600`), as ssh asks of a private key.
+pub fn read_secret(path: &std::path::Path, what: &str) -> Result<String, String> {
+    let shown = path.display();
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read the {what} {shown}: {e}"))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = file
+            .metadata()
+            .map_err(|e| format!("cannot read the {what} {shown}: {e}"))?
+            .permissions()
+            .mode();
+        if mode & 0o077 != 0 {
+            return Err(format!(
+                "the {what} {shown} can be read by other users (mode {:o}): run `chmod 600 {shown}`",
+                mode & 0o777
+            ));
+        }
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut &file, &mut text)
+        .map_err(|e| format!("cannot read the {what} {shown}: {e}"))?;
+    Ok(text)
+}
+
+/// A Redis URL fit to print: its password (and user name) replaced by `***`.
+pub fn redacted(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => match rest.rsplit_once('@') {
+            Some((_, host)) => format!("{scheme}://***@{host}"),
+            None => url.to_owned(),
+        },
+        None => url.to_owned(),
+    }
 }
 
 /// The shortest token `--auth-token-file` takes: a guessable token is no check.
