@@ -11,6 +11,9 @@
 //! |---|---|---|
 //! | [`allow_remote`](HttpOptions::allow_remote) | `false` | a non-loopback bind is refused; when allowed, a warning goes to stderr |
 //! | [`header_read_timeout`](HttpOptions::header_read_timeout) | 30 s | a connection that has not sent a whole request head by then is closed |
+//! | [`body_read_timeout`](HttpOptions::body_read_timeout) | 30 s | a request whose body has not all arrived by then is answered `408` |
+//! | body size | 4 MiB | a larger body is answered `413` |
+//! | [`max_inflight_body_bytes`](HttpOptions::max_inflight_body_bytes) | 64 MiB | the bodies being received at once hold at most this much; a request past it waits for room (within its body timeout) |
 //! | [`max_connections`](HttpOptions::max_connections) | 1024 | further connections wait in the listen backlog until one closes |
 //! | [`allowed_hosts`](HttpOptions::allowed_host) | `localhost`, `127.0.0.1`, `::1` (any port) | other `Host` headers get `403` (DNS rebinding); add a proxy's name with [`allowed_host`](HttpOptions::allowed_host) |
 //! | [`allowed_origins`](HttpOptions::allowed_origin) | `http(s)://localhost`, `127.0.0.1`, `[::1]` (any port) | a request with another `Origin` gets `403`; a request without `Origin` passes |
@@ -56,6 +59,13 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// The default of [`HttpOptions::session_idle_timeout`].
 pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// The default of [`HttpOptions::body_read_timeout`].
+const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The largest request body taken (4 MiB): a JSON-RPC message is far smaller.
+const MAX_BODY: usize = 4 * 1024 * 1024;
+/// The default of [`HttpOptions::max_inflight_body_bytes`].
+const DEFAULT_MAX_INFLIGHT_BODY: usize = 64 * 1024 * 1024;
+
 /// The default of [`HttpOptions::max_sessions`]: 512 live push-era sessions, about
 /// 62 KB each (mostly the channels rmcp opens per session), so at most some 32 MB.
 pub const DEFAULT_MAX_SESSIONS: usize = 512;
@@ -95,6 +105,8 @@ type AcceptHook = Arc<dyn Fn(&TcpStream) + Send + Sync>;
 pub struct HttpOptions {
     allow_remote: bool,
     header_read_timeout: Duration,
+    body_read_timeout: Duration,
+    max_inflight_body: usize,
     max_connections: usize,
     allowed_hosts: Vec<String>,
     any_host: bool,
@@ -111,6 +123,8 @@ impl Default for HttpOptions {
         HttpOptions {
             allow_remote: false,
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
+            max_inflight_body: DEFAULT_MAX_INFLIGHT_BODY,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             allowed_hosts: LOOPBACK_HOSTS.iter().map(|h| h.to_string()).collect(),
             any_host: false,
@@ -129,6 +143,8 @@ impl fmt::Debug for HttpOptions {
         f.debug_struct("HttpOptions")
             .field("allow_remote", &self.allow_remote)
             .field("header_read_timeout", &self.header_read_timeout)
+            .field("body_read_timeout", &self.body_read_timeout)
+            .field("max_inflight_body", &self.max_inflight_body)
             .field("max_connections", &self.max_connections)
             .field("allowed_hosts", &self.allowed_hosts)
             .field("any_host", &self.any_host)
@@ -164,6 +180,23 @@ impl HttpOptions {
     /// headers) before it is closed; default 30 s.
     pub fn header_read_timeout(mut self, timeout: Duration) -> HttpOptions {
         self.header_read_timeout = timeout;
+        self
+    }
+    /// How long a request's body may take to arrive once its head has (default 30 s):
+    /// a body still incomplete then is answered `408 Request Timeout` and its
+    /// connection closed, so a client that sends a head and then nothing holds no slot
+    /// for long.
+    pub fn body_read_timeout(mut self, timeout: Duration) -> HttpOptions {
+        self.body_read_timeout = timeout;
+        self
+    }
+
+    /// The most bytes of request bodies held at once, across every connection (default
+    /// 64 MiB): a request whose body does not fit waits for room, within its
+    /// [body timeout](Self::body_read_timeout); a body larger than the whole of it (or
+    /// than 4 MiB) is answered `413`.
+    pub fn max_inflight_body_bytes(mut self, max: usize) -> HttpOptions {
+        self.max_inflight_body = max.max(1);
         self
     }
 
@@ -383,7 +416,16 @@ where
 /// The layers of [`router`]: parse errors as JSON-RPC, then (outermost, so nothing
 /// else runs for a stranger) the bearer-token check when there are tokens.
 fn with_layers(router: axum::Router, options: &HttpOptions) -> axum::Router {
-    let router = router.layer(axum::middleware::from_fn(json_parse_errors));
+    let limits = Arc::new(BodyLimits {
+        timeout: options.body_read_timeout,
+        max_body: MAX_BODY.min(options.max_inflight_body),
+        room: Arc::new(tokio::sync::Semaphore::new(options.max_inflight_body)),
+    });
+    let router = router
+        .layer(axum::middleware::from_fn(json_parse_errors))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            read_body(limits.clone(), request, next)
+        }));
     if options.tokens.is_empty() {
         return router;
     }
@@ -402,6 +444,77 @@ fn with_layers(router: axum::Router, options: &HttpOptions) -> axum::Router {
             }
         },
     ))
+}
+
+/// How request bodies are read: within a deadline, each at most `max_body`, all of
+/// them together within `room` bytes.
+struct BodyLimits {
+    timeout: Duration,
+    max_body: usize,
+    room: Arc<tokio::sync::Semaphore>,
+}
+
+/// Reads a request's whole body before the handler sees it: within the body timeout
+/// (else `408` and the connection closed), at most the largest body (else `413`),
+/// holding room for it among the bodies in flight until the handler has answered.
+async fn read_body(
+    limits: Arc<BodyLimits>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::StatusCode;
+    let (parts, body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let too_large = || {
+        plain_status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("the request body is larger than {} bytes", limits.max_body),
+        )
+    };
+    let want = match declared {
+        Some(n) if n > limits.max_body as u64 => return too_large(),
+        Some(n) => n as usize,
+        None => limits.max_body,
+    };
+    let read = async {
+        // The semaphore is never closed; `max_body` fits in a u32 (at most 4 MiB).
+        let room = u32::try_from(want.max(1)).unwrap_or(u32::MAX);
+        let permit = limits.room.clone().acquire_many_owned(room).await.ok();
+        (permit, axum::body::to_bytes(body, limits.max_body).await)
+    };
+    match tokio::time::timeout(limits.timeout, read).await {
+        Err(_) => plain_status(
+            StatusCode::REQUEST_TIMEOUT,
+            "the request body did not arrive in time",
+        ),
+        Ok((_, Err(_))) => too_large(),
+        Ok((permit, Ok(bytes))) => {
+            let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+            let response = next.run(request).await;
+            drop(permit);
+            response
+        }
+    }
+}
+
+/// A response with `status`, a text body and `Connection: close`.
+fn plain_status(status: axum::http::StatusCode, text: &str) -> axum::response::Response {
+    let mut response = axum::response::Response::new(axum::body::Body::from(text.to_owned()));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(
+        axum::http::header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
+    headers.insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
 }
 
 /// The principal whose token is in `Authorization: Bearer …`, if it is listed.

@@ -273,6 +273,76 @@ fn half_sent_request_is_closed_after_the_header_timeout() {
     assert_eq!(server.initialize(&[("Host", "127.0.0.1")]), 200);
 }
 
+/// The head of a POST to `/mcp` promising a body of `length` bytes.
+fn post_head(length: usize) -> String {
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {length}\r\n\r\n"
+    )
+}
+
+/// A request whose head came whole but whose body never does is answered `408` once the
+/// body timeout passes, instead of holding its connection forever.
+#[test]
+fn a_body_that_never_arrives_is_answered_408() {
+    let server =
+        Server::start(HttpOptions::default().body_read_timeout(Duration::from_millis(500)));
+    let mut stream = server.connect();
+    stream.write_all(post_head(100).as_bytes()).expect("send");
+    stream.write_all(b"{\"jsonrpc\":").expect("send");
+    let started = std::time::Instant::now();
+    let head = read_head(&mut stream);
+    assert_eq!(status_of(&head), 408, "{head}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        head.to_ascii_lowercase().contains("connection: close"),
+        "{head}"
+    );
+    // A body larger than the server takes is refused before it is read.
+    let mut stream = server.connect();
+    stream
+        .write_all(post_head(5 * 1024 * 1024).as_bytes())
+        .expect("send");
+    assert_eq!(status_of(&read_head(&mut stream)), 413);
+    assert_eq!(server.initialize(&[("Host", "127.0.0.1")]), 200);
+}
+
+/// Bodies in flight share a budget of bytes: while one connection holds most of it with
+/// a body it does not send, another's request waits; once the first is gone, it is
+/// served.
+#[test]
+fn bodies_in_flight_share_a_byte_budget() {
+    let server = Server::start(
+        HttpOptions::default()
+            .max_inflight_body_bytes(1000)
+            .body_read_timeout(Duration::from_secs(10)),
+    );
+    let mut holder = server.connect();
+    holder.write_all(post_head(900).as_bytes()).expect("send");
+    std::thread::sleep(Duration::from_millis(200));
+    let mut waiting = server.connect();
+    waiting
+        .write_all(initialize_request(&[("Host", "127.0.0.1")], true).as_bytes())
+        .expect("send");
+    waiting
+        .set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    let early = waiting.read(&mut byte);
+    assert!(
+        matches!(&early, Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)),
+        "answered while the budget was held: {early:?}"
+    );
+    drop(holder);
+    waiting.set_read_timeout(Some(REQUEST_LIMIT)).unwrap();
+    let head = read_head(&mut waiting);
+    assert_eq!(status_of(&head), 200, "{head}");
+}
+
 #[test]
 fn non_loopback_bind_is_refused_without_allow_remote() {
     let options = HttpOptions::default();
