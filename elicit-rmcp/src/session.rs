@@ -194,11 +194,14 @@ impl Session {
         }
         let reply = self.reply.take();
         let principal = self.principal.clone();
-        let result = tasks.spawn(&principal, move |task, token| {
+        let started = tasks.spawn(&principal, move |task, token| {
             let body = work(self.into_task(task, token));
             async move { body.await.map_err(into_task_exit) }
         });
-        Err(Halt::Task(Box::new(TaskStarted { result, reply })))
+        match started {
+            Ok(result) => Err(Halt::Task(Box::new(TaskStarted { result, reply }))),
+            Err(e) => Err(Halt::Error(e)),
+        }
     }
 
     /// This session, its questions now asked in `task`.

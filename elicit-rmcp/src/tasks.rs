@@ -161,11 +161,23 @@ pub struct Tasks {
     owners: Arc<Mutex<Owners>>,
     ttl: Option<Duration>,
     poll_interval: Duration,
+    /// The most tasks not ended yet: of one principal, and in all.
+    max_per_principal: usize,
+    max_total: usize,
 }
+
+/// How many tasks one principal may have running unless [`Tasks::with_limits`] says
+/// otherwise.
+const DEFAULT_MAX_PER_PRINCIPAL: usize = 32;
+/// How many tasks may run in all unless [`Tasks::with_limits`] says otherwise.
+const DEFAULT_MAX_TOTAL: usize = 1024;
 
 #[derive(Default)]
 struct Owners {
     by_task: HashMap<String, (String, Instant)>,
+    /// Tasks not ended yet, by principal, and in all.
+    live: HashMap<String, usize>,
+    live_total: usize,
     /// When the map is next pruned of tasks that cannot be kept any more.
     prune_at: Option<Instant>,
 }
@@ -195,7 +207,19 @@ impl Tasks {
             owners: Arc::default(),
             ttl: Some(DEFAULT_TASK_TTL),
             poll_interval: DEFAULT_POLL_INTERVAL,
+            max_per_principal: DEFAULT_MAX_PER_PRINCIPAL,
+            max_total: DEFAULT_MAX_TOTAL,
         }
+    }
+
+    /// The most tasks not ended yet: `per_principal` of one principal (default 32) and
+    /// `total` in all (default 1,024; each waits up to its TTL for a person). A call
+    /// that would start one more is answered with a JSON-RPC error (`-32600`) saying
+    /// so, and nothing runs.
+    pub fn with_limits(mut self, per_principal: usize, total: usize) -> Tasks {
+        self.max_per_principal = per_principal.max(1);
+        self.max_total = total.max(1);
+        self
     }
 
     /// How long each task may live from its creation (`None`: until it ends, and then
@@ -267,8 +291,13 @@ impl Tasks {
     }
 
     /// Starts `work` as a task of `principal`, and returns the task to answer the call
-    /// with. `work` gets the task's handle and a token cancelled by `tasks/cancel`.
-    pub(super) fn spawn<F, Fut>(&self, principal: &str, work: F) -> CreateTaskResult
+    /// with. `work` gets the task's handle and a token cancelled by `tasks/cancel`. Past
+    /// the [limits](Self::with_limits), a JSON-RPC error and nothing started.
+    pub(super) fn spawn<F, Fut>(
+        &self,
+        principal: &str,
+        work: F,
+    ) -> Result<CreateTaskResult, McpError>
     where
         F: FnOnce(TaskContext, CancellationToken) -> Fut,
         Fut: Future<Output = Result<CallToolResult, TaskExit>> + Send + 'static,
@@ -288,14 +317,40 @@ impl Tasks {
         // spawn, so no `tasks/get` sees the task without its owner.
         let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
         self.prune(&mut owners);
+        let mine = owners.live.get(principal).copied().unwrap_or(0);
+        if mine >= self.max_per_principal || owners.live_total >= self.max_total {
+            let (count, whose) = if mine >= self.max_per_principal {
+                (self.max_per_principal, "of this client")
+            } else {
+                (self.max_total, "on this server")
+            };
+            return Err(McpError::invalid_request(
+                format!(
+                    "too many tasks running {whose} (at most {count}): wait for one to end, or \
+                     cancel one"
+                ),
+                None,
+            ));
+        }
+        *owners.live.entry(principal.to_owned()).or_default() += 1;
+        owners.live_total += 1;
+        let live = Live {
+            owners: self.owners.clone(),
+            principal: principal.to_owned(),
+        };
         let task = self.manager.spawn(options, |task| {
             let token = CancellationToken::new();
-            Box::pin(watch_cancel(task.clone(), token.clone(), work(task, token)))
+            let body = watch_cancel(task.clone(), token.clone(), work(task, token));
+            Box::pin(async move {
+                // Counted until the body ends, however it ends.
+                let _live = live;
+                body.await
+            })
         });
         owners
             .by_task
             .insert(task.task_id.clone(), (principal.to_owned(), Instant::now()));
-        CreateTaskResult::new(task)
+        Ok(CreateTaskResult::new(task))
     }
 
     /// Forgets the owners of tasks rmcp no longer keeps: a task ends by its TTL and is
@@ -361,5 +416,24 @@ where
     match outcome {
         Err(TaskExit::Error(_)) if task.is_cancel_requested() => Err(TaskExit::Cancelled),
         outcome => outcome,
+    }
+}
+
+/// One running task of a principal, counted until dropped.
+struct Live {
+    owners: Arc<Mutex<Owners>>,
+    principal: String,
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        owners.live_total = owners.live_total.saturating_sub(1);
+        if let Some(n) = owners.live.get_mut(&self.principal) {
+            *n -= 1;
+            if *n == 0 {
+                owners.live.remove(&self.principal);
+            }
+        }
     }
 }

@@ -86,7 +86,7 @@ pub struct Tools<S> {
 }
 
 /// Starts the call as a task of the server's [`Tasks`].
-type Spawn<S> = fn(&Tools<S>, &Tasks, ToolCallContext<'_, S>) -> CreateTaskResult;
+type Spawn<S> = fn(&Tools<S>, &Tasks, ToolCallContext<'_, S>) -> Result<CreateTaskResult, McpError>;
 
 impl<S> Clone for Tools<S> {
     fn clone(&self) -> Self {
@@ -146,7 +146,7 @@ impl<S: MaybeSend + 'static> Tools<S> {
                             None,
                         ));
                     };
-                    return Ok(CallToolResponse::Task(spawn(self, tasks, call)));
+                    return Ok(CallToolResponse::Task(spawn(self, tasks, call)?));
                 }
                 _ => {}
             }
@@ -255,7 +255,7 @@ fn spawn_call<S: Clone + Send + Sync + 'static>(
     tools: &Tools<S>,
     tasks: &Tasks,
     call: ToolCallContext<'_, S>,
-) -> CreateTaskResult {
+) -> Result<CreateTaskResult, McpError> {
     let service = call.service.clone();
     let router = tools.router.clone();
     let elicitor = tools.elicitor.clone();

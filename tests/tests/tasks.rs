@@ -333,6 +333,53 @@ async fn a_task_cancelled_mid_question_withdraws_it_and_leaves_nothing() {
     ));
 }
 
+/// Tasks waiting for a person are capped, per principal and in all: the call past a cap
+/// is refused with an error saying so, and once one ends, another may start.
+#[tokio::test]
+async fn running_tasks_are_capped_per_principal_and_in_all() {
+    for (limits, whose, at_most) in [
+        ((2, 10), "of this client", 2),
+        ((10, 2), "on this server", 2),
+    ] {
+        let tasks = Tasks::new().with_limits(limits.0, limits.1);
+        let server = printer(&tasks);
+        let live = server.live.clone();
+        let running = connect(server, tasks_client(true), Era::Mrtr).await;
+        let first = task_id(&once(&running, "print").await);
+        let second = task_id(&once(&running, "print").await);
+        questions(&running, &second).await;
+        let refused = tokio::time::timeout(LIMIT, running.call_tool_once(call("print", json!({}))))
+            .await
+            .expect("bounded")
+            .expect_err("past the cap");
+        let text = refused.to_string();
+        assert!(
+            text.contains(&format!(
+                "too many tasks running {whose} (at most {at_most})"
+            )),
+            "{text}"
+        );
+        assert_eq!(tasks.running(), 2);
+        // One ends: there is room again.
+        running
+            .cancel_task(CancelTaskParams::new(&first))
+            .await
+            .expect("tasks/cancel");
+        settles_at(&live, 1).await;
+        let third = tokio::time::timeout(LIMIT, async {
+            loop {
+                match running.call_tool_once(call("print", json!({}))).await {
+                    Ok(response) => break response,
+                    Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+                }
+            }
+        })
+        .await
+        .expect("room again");
+        task_id(&third);
+    }
+}
+
 #[tokio::test]
 async fn a_task_nobody_answers_expires_and_leaves_nothing() {
     let tasks = Tasks::new().with_ttl(Some(Duration::from_millis(300)));
