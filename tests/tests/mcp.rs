@@ -859,11 +859,9 @@ async fn a_form_built_at_run_time() {
             }])
             .await?;
         let answer = match answers.into_iter().next() {
-            Some(InputAnswer::Form {
-                action,
-                content: Some(content),
-                ..
-            }) => format!("{action} {content}"),
+            Some(InputAnswer::Form(elicit_core::Elicitation::Accept(content))) => {
+                format!("accept {content}")
+            }
             other => format!("{other:?}"),
         };
         Ok(CallToolResult::success(vec![

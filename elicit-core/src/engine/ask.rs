@@ -72,14 +72,9 @@ impl<'a> Input<'a> {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum InputAnswer {
-    /// A form's answer: the action and, on accept, the validated content.
-    #[non_exhaustive]
-    Form {
-        /// Accept, decline or cancel.
-        action: Action,
-        /// The content with defaults filled (accept only).
-        content: Option<Value>,
-    },
+    /// A form's answer: accept with the validated content (defaults filled), decline
+    /// or cancel.
+    Form(Elicitation<Value>),
     /// The client's raw result of another request.
     Value(Value),
 }
@@ -88,7 +83,10 @@ impl InputAnswer {
     /// The answer as kept in sealed state (a form's: validated).
     fn into_result(self) -> Value {
         match self {
-            InputAnswer::Form { action, content } => result_value(action, content),
+            InputAnswer::Form(answer) => {
+                let action = answer.action();
+                result_value(action, answer.accepted())
+            }
             InputAnswer::Value(value) => value,
         }
     }
@@ -96,13 +94,12 @@ impl InputAnswer {
     /// A form's answer as the typed [`Elicitation`] of `T`.
     pub fn typed<T: Elicit>(self) -> Result<Elicitation<T>, AskError> {
         match self {
-            InputAnswer::Form { action, content } => Ok(match action {
-                Action::Accept => {
-                    let content = content.unwrap_or(Value::Object(Map::new()));
+            InputAnswer::Form(answer) => Ok(match answer {
+                Elicitation::Accept(content) => {
                     Elicitation::Accept(read_valid(&content).map_err(AskError::Answer)?)
                 }
-                Action::Decline => Elicitation::Decline,
-                Action::Cancel => Elicitation::Cancel,
+                Elicitation::Decline => Elicitation::Decline,
+                Elicitation::Cancel => Elicitation::Cancel,
             }),
             InputAnswer::Value(_) => Err(AskError::Answer(AnswerError::Malformed(
                 "this answer is not a form's",
@@ -532,10 +529,7 @@ impl Call {
                                     |problem: Option<&str>| Params::form(message, problem, &schema);
                                 let answer =
                                     this.send_form(to, key, form, &params, valid_value).await?;
-                                InputAnswer::Form {
-                                    action: answer.action(),
-                                    content: answer.accepted(),
-                                }
+                                InputAnswer::Form(answer)
                             }
                             _ => InputAnswer::Value(
                                 to.send(request(input.key().to_owned(), method, params))
@@ -625,10 +619,7 @@ impl Call {
         match input {
             Input::Form { form, .. } => {
                 let answer = self.check(form, &result, valid_value)?;
-                Ok(InputAnswer::Form {
-                    action: answer.action(),
-                    content: answer.accepted(),
-                })
+                Ok(InputAnswer::Form(answer))
             }
             Input::Request { .. } if result.is_object() => Ok(InputAnswer::Value(result)),
             Input::Request { .. } => Err(AnswerError::Malformed("the result is not an object")),
