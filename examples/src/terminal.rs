@@ -525,6 +525,25 @@ fn ask_field(
     }
 }
 
+/// Server text made safe and kept on one line (a line break shows as `␤`), for the
+/// client's own lines that name it: a server cannot start a line of the client's.
+pub fn one_line(text: &str) -> String {
+    safe_text(text)
+        .chars()
+        .map(|c| if c == '\n' { '␤' } else { c })
+        .collect()
+}
+
+/// A server's message made safe, every line of it behind `│ `: nothing it writes can
+/// pass for the client's own frame (`── … asks ──`).
+fn quoted(text: &str) -> String {
+    safe_text(text)
+        .lines()
+        .map(|line| format!("│ {line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Fills `form` through `p`: who asks and the message, how to decline and cancel, then
 /// one prompt per field (defaults pre-filled, problems inline). With `review`, a form
 /// of two or more fields ends on a review screen where any answer can be changed; a
@@ -534,9 +553,9 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
     p.say("");
     p.say(&format!(
         "── {} asks ──",
-        question.server.unwrap_or("the server")
+        one_line(question.server.unwrap_or("the server"))
     ));
-    p.say(question.message);
+    p.say(&quoted(question.message));
     p.say(p.keys());
     if form.fields().is_empty() {
         // Nothing to fill: a plain "OK?".
@@ -686,16 +705,12 @@ impl Asker for Terminal {
                 p.say("");
                 p.say(&format!(
                     "── {} asks you to open a page ──",
-                    server.unwrap_or("the server")
+                    one_line(server.unwrap_or("the server"))
                 ));
-                p.say(message);
+                p.say(&quoted(message));
                 p.say(&host);
                 // One line, whatever the server put in it: a line break shows as ␤.
-                let url: String = safe_text(url)
-                    .chars()
-                    .map(|c| if c == '\n' { '␤' } else { c })
-                    .collect();
-                p.say(&format!("Full address: {url}"));
+                p.say(&format!("Full address: {}", one_line(url)));
                 p.say(p.keys());
                 // Enter declines: opening a page takes a deliberate choice.
                 p.choose("What do you want to do?", &options, 1)

@@ -320,6 +320,14 @@ fn line_prompts_show_no_escape_byte() {
     assert!(ok, "{}", String::from_utf8_lossy(&seen));
     assert!(String::from_utf8_lossy(&seen).contains("you answered accept"));
     assert_clean(&seen, true);
+    // The server's message and name carry lines imitating the client's frame around a
+    // question: shown, but never as a line of the client's own.
+    let text = String::from_utf8_lossy(&seen);
+    assert!(text.contains("│ ── bank.example asks ──"), "{text}");
+    assert!(
+        !text.lines().any(|l| l.starts_with("── bank.example")),
+        "a server line passed for the client's frame: {text}"
+    );
 }
 
 #[test]
@@ -401,7 +409,7 @@ fn a_url_with_line_breaks_is_refused() {
         "{text}"
     );
     assert!(text.contains("not a valid absolute URI"), "{text}");
-    assert!(!text.contains("bank.example"), "{text}");
+    assert!(!text.contains("The page is on bank.example"), "{text}");
     assert!(text.contains("you answered an error"), "{text}");
 }
 

@@ -29,7 +29,7 @@ use elicit_examples::clock;
 use elicit_examples::script::Script;
 use elicit_examples::servers::serve;
 use elicit_examples::servers::ticket::TicketServer;
-use elicit_examples::terminal::{self, Prompter, Terminal};
+use elicit_examples::terminal::{self, Prompter, Terminal, one_line};
 use elicit_examples::ticket::Cinema;
 use elicit_rmcp::client::FormClient;
 use elicit_rmcp::{Elicitor, Tasks};
@@ -314,7 +314,7 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A, url_mode: bool) -> Result<
     }
     println!(
         "Connected to {}: {} tool(s).",
-        safe_text(&server),
+        one_line(&server),
         tools.len()
     );
     loop {
