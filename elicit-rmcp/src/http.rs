@@ -491,11 +491,6 @@ async fn read_body(
             StatusCode::REQUEST_TIMEOUT,
             "the request body did not arrive in time",
         ),
-        // A declared length was checked above: the body broke off (or lied about it).
-        Ok((_, Err(_))) if declared.is_some() => plain_status(
-            StatusCode::BAD_REQUEST,
-            "the request body ended before its Content-Length",
-        ),
         Ok((_, Err(_))) => too_large(),
         Ok((permit, Ok(bytes))) => {
             let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
