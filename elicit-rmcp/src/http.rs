@@ -18,46 +18,53 @@
 //! | [`allowed_hosts`](HttpOptions::allowed_host) | `localhost`, `127.0.0.1`, `::1` (any port) | other `Host` headers get `403` (DNS rebinding); add a proxy's name with [`allowed_host`](HttpOptions::allowed_host) |
 //! | [`allowed_origins`](HttpOptions::allowed_origin) | `http(s)://localhost`, `127.0.0.1`, `[::1]` (any port) | a request with another `Origin` gets `403`; a request without `Origin` passes |
 //! | [`session_idle_timeout`](HttpOptions::session_idle_timeout) | 300 s | a push-era session (2025-06-18, 2025-11-25) unused this long is closed |
-//! | [`max_sessions`](HttpOptions::max_sessions) | 512 | a new session past the cap closes the oldest live one first |
+//! | [`max_sessions`](HttpOptions::max_sessions) | 512 | a new session past the cap closes the oldest session of the principal holding the most |
+//! | [`max_sessions_per_principal`](HttpOptions::max_sessions_per_principal) | 64 | a principal's new session past it closes that principal's oldest |
 //! | [`bearer_token`](HttpOptions::bearer_token) | none: no authentication | with tokens, a request without a listed `Authorization: Bearer` token gets `401`; the token's [`Principal`] is what sealed state is bound to |
 //!
-//! A JSON POST whose body is not a JSON-RPC message is answered `400` with a JSON-RPC
-//! parse error (`-32700`) by [`router`] (see [`json_parse_errors`]).
+//! A push-era session is bound to the [`Principal`] whose request opened it: another
+//! principal's request naming it is answered as for an unknown session (`404`), so
+//! nobody answers or closes another's questions, and nobody's sessions are closed to
+//! make room for another's while they hold no more than anyone else (see
+//! [`CappedSessions`]). A JSON POST whose body is not a JSON-RPC message is answered
+//! `400` with a JSON-RPC parse error (`-32700`). [`router`] does both through
+//! [`service_middleware`].
 //!
 //! Every accepted socket gets TCP_NODELAY: without it a reply written in two pieces
 //! (an SSE event, then the chunk terminator) waits for the client's delayed ACK, about
 //! 40 ms per response on a reused connection.
 
-use std::collections::VecDeque;
 use std::fmt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use ::rmcp::ServerHandler;
-use ::rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use ::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use ::rmcp::transport::streamable_http_server::session::{EventStore, ServerSseMessage};
 use ::rmcp::transport::streamable_http_server::{
-    RestoreOutcome, SessionId, SessionManager, StreamableHttpServerConfig, StreamableHttpService,
+    StreamableHttpServerConfig, StreamableHttpService,
 };
-use futures_core::Stream;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use subtle::ConstantTimeEq;
 use tokio::net::{TcpListener, TcpStream};
 
 use super::Principal;
+
+mod layers;
+mod sessions;
+
+pub use layers::service_middleware;
+pub use sessions::CappedSessions;
 
 /// The path MCP is served at by [`router`], [`serve`] and [`serve_on`].
 pub const MCP_PATH: &str = "/mcp";
 
 /// The default of [`HttpOptions::header_read_timeout`].
-pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default of [`HttpOptions::max_connections`].
-pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// The default of [`HttpOptions::session_idle_timeout`].
-pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// The default of [`HttpOptions::body_read_timeout`].
 const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
@@ -68,7 +75,9 @@ const DEFAULT_MAX_INFLIGHT_BODY: usize = 64 * 1024 * 1024;
 
 /// The default of [`HttpOptions::max_sessions`]: 512 live push-era sessions, about
 /// 62 KB each (mostly the channels rmcp opens per session), so at most some 32 MB.
-pub const DEFAULT_MAX_SESSIONS: usize = 512;
+const DEFAULT_MAX_SESSIONS: usize = 512;
+/// The default of [`HttpOptions::max_sessions_per_principal`].
+const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL: usize = 64;
 
 /// The `Host` names accepted by default: loopback only, any port.
 const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -113,6 +122,7 @@ pub struct HttpOptions {
     allowed_origins: Vec<String>,
     session_idle_timeout: Option<Duration>,
     max_sessions: usize,
+    max_sessions_per_principal: usize,
     on_accept: Option<AcceptHook>,
     tokens: Arc<Vec<(String, Principal)>>,
     json_responses: bool,
@@ -131,6 +141,7 @@ impl Default for HttpOptions {
             allowed_origins: LOOPBACK_ORIGINS.iter().map(|o| o.to_string()).collect(),
             session_idle_timeout: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
             max_sessions: DEFAULT_MAX_SESSIONS,
+            max_sessions_per_principal: DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
             on_accept: None,
             tokens: Arc::new(Vec::new()),
             json_responses: false,
@@ -151,6 +162,10 @@ impl fmt::Debug for HttpOptions {
             .field("allowed_origins", &self.allowed_origins)
             .field("session_idle_timeout", &self.session_idle_timeout)
             .field("max_sessions", &self.max_sessions)
+            .field(
+                "max_sessions_per_principal",
+                &self.max_sessions_per_principal,
+            )
             .field("on_accept", &self.on_accept.as_ref().map(|_| "Fn"))
             .field("json_responses", &self.json_responses)
             // The tokens are secrets: only who they stand for.
@@ -245,9 +260,21 @@ impl HttpOptions {
     }
 
     /// How many push-era sessions may be live at once (default 512, at least 1): a
-    /// new session past the cap closes the oldest live one first.
+    /// new session past the cap first closes the oldest session of the principal
+    /// holding the most, so nobody holding no more than anyone else loses a session to
+    /// another's.
     pub fn max_sessions(mut self, max: usize) -> HttpOptions {
         self.max_sessions = max.max(1);
+        self
+    }
+
+    /// How many push-era sessions one [`Principal`] may hold at once (default 64, at
+    /// least 1): its new session past the quota first closes its own oldest. Without
+    /// [bearer tokens](Self::bearer_token) (or a layer of one's own marking requests
+    /// with a principal) every client is the same anonymous principal, so this is then
+    /// a cap on all sessions.
+    pub fn max_sessions_per_principal(mut self, max: usize) -> HttpOptions {
+        self.max_sessions_per_principal = max.max(1);
         self
     }
 
@@ -370,7 +397,8 @@ where
 }
 
 /// [`service`] with the caller's session manager (to watch or close sessions), capped
-/// at [`HttpOptions::max_sessions`] (its idle timeout is the caller's).
+/// at [`HttpOptions::max_sessions`] and [`HttpOptions::max_sessions_per_principal`]
+/// (its idle timeout is the caller's).
 pub fn service_with_sessions<S, F>(
     make: F,
     sessions: Arc<LocalSessionManager>,
@@ -380,18 +408,23 @@ where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    let sessions = Arc::new(CappedSessions::new(sessions, options.max_sessions));
+    let sessions = Arc::new(CappedSessions::new(
+        sessions,
+        options.max_sessions,
+        options.max_sessions_per_principal,
+    ));
     StreamableHttpService::new(move || Ok(make()), sessions, options.rmcp_config())
 }
 
-/// An axum router serving [`service`] at [`MCP_PATH`], with [`json_parse_errors`] and,
-/// when [`HttpOptions::bearer_token`] gave any, the bearer-token check.
+/// An axum router serving [`service`] at [`MCP_PATH`], with [`service_middleware`], the
+/// request-body limits and, when [`HttpOptions::bearer_token`] gave any, the
+/// bearer-token check.
 pub fn router<S, F>(make: F, options: &HttpOptions) -> axum::Router
 where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    with_layers(
+    layers::with_layers(
         axum::Router::new().nest_service(MCP_PATH, service(make, options)),
         options,
     )
@@ -407,185 +440,10 @@ where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    with_layers(
+    layers::with_layers(
         axum::Router::new().nest_service(MCP_PATH, service_with_sessions(make, sessions, options)),
         options,
     )
-}
-
-/// The layers of [`router`]: parse errors as JSON-RPC, then (outermost, so nothing
-/// else runs for a stranger) the bearer-token check when there are tokens.
-fn with_layers(router: axum::Router, options: &HttpOptions) -> axum::Router {
-    let limits = Arc::new(BodyLimits {
-        timeout: options.body_read_timeout,
-        max_body: MAX_BODY.min(options.max_inflight_body),
-        room: Arc::new(tokio::sync::Semaphore::new(options.max_inflight_body)),
-    });
-    let router = router
-        .layer(axum::middleware::from_fn(json_parse_errors))
-        .layer(axum::middleware::from_fn(move |request, next| {
-            read_body(limits.clone(), request, next)
-        }));
-    if options.tokens.is_empty() {
-        return router;
-    }
-    let tokens = options.tokens.clone();
-    router.layer(axum::middleware::from_fn(
-        move |mut request: axum::extract::Request, next: axum::middleware::Next| {
-            let principal = principal_of_token(&tokens, request.headers());
-            async move {
-                match principal {
-                    Some(principal) => {
-                        request.extensions_mut().insert(principal);
-                        next.run(request).await
-                    }
-                    None => unauthorized(),
-                }
-            }
-        },
-    ))
-}
-
-/// How request bodies are read: within a deadline, each at most `max_body`, all of
-/// them together within `room` bytes.
-struct BodyLimits {
-    timeout: Duration,
-    max_body: usize,
-    room: Arc<tokio::sync::Semaphore>,
-}
-
-/// Reads a request's whole body before the handler sees it: within the body timeout
-/// (else `408` and the connection closed), at most the largest body (else `413`),
-/// holding room for it among the bodies in flight until the handler has answered.
-async fn read_body(
-    limits: Arc<BodyLimits>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::http::StatusCode;
-    let (parts, body) = request.into_parts();
-    let declared = parts
-        .headers
-        .get(axum::http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    let too_large = || {
-        plain_status(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            &format!("the request body is larger than {} bytes", limits.max_body),
-        )
-    };
-    let want = match declared {
-        Some(n) if n > limits.max_body as u64 => return too_large(),
-        Some(n) => n as usize,
-        None => limits.max_body,
-    };
-    let read = async {
-        // The semaphore is never closed; `max_body` fits in a u32 (at most 4 MiB).
-        let room = u32::try_from(want.max(1)).unwrap_or(u32::MAX);
-        let permit = limits.room.clone().acquire_many_owned(room).await.ok();
-        (permit, axum::body::to_bytes(body, limits.max_body).await)
-    };
-    match tokio::time::timeout(limits.timeout, read).await {
-        Err(_) => plain_status(
-            StatusCode::REQUEST_TIMEOUT,
-            "the request body did not arrive in time",
-        ),
-        Ok((_, Err(_))) => too_large(),
-        Ok((permit, Ok(bytes))) => {
-            let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
-            let response = next.run(request).await;
-            drop(permit);
-            response
-        }
-    }
-}
-
-/// A response with `status`, a text body and `Connection: close`.
-fn plain_status(status: axum::http::StatusCode, text: &str) -> axum::response::Response {
-    let mut response = axum::response::Response::new(axum::body::Body::from(text.to_owned()));
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
-    headers.insert(
-        axum::http::header::CONNECTION,
-        axum::http::HeaderValue::from_static("close"),
-    );
-    headers.insert(
-        axum::http::header::CONTENT_TYPE,
-        axum::http::HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    response
-}
-
-/// The principal whose token is in `Authorization: Bearer …`, if it is listed.
-fn principal_of_token(
-    tokens: &[(String, Principal)],
-    headers: &axum::http::HeaderMap,
-) -> Option<Principal> {
-    let value = headers.get(axum::http::header::AUTHORIZATION)?.as_bytes();
-    let (scheme, token) = value.split_at_checked(7)?;
-    if !scheme.eq_ignore_ascii_case(b"bearer ") {
-        return None;
-    }
-    let token = token.trim_ascii();
-    // Every listed token is compared, each in constant time, so the time taken does not
-    // tell which one came close.
-    let mut found = None;
-    for (listed, principal) in tokens {
-        if bool::from(listed.as_bytes().ct_eq(token)) {
-            found = Some(principal.clone());
-        }
-    }
-    found
-}
-
-/// `401` with `WWW-Authenticate: Bearer` (RFC 6750) and a JSON body saying what is
-/// missing.
-fn unauthorized() -> axum::response::Response {
-    let body = r#"{"error":"invalid_token","error_description":"this server needs an Authorization: Bearer header with a token it knows"}"#;
-    let mut response = axum::response::Response::new(axum::body::Body::from(body));
-    *response.status_mut() = axum::http::StatusCode::UNAUTHORIZED;
-    let headers = response.headers_mut();
-    headers.insert(
-        axum::http::header::WWW_AUTHENTICATE,
-        axum::http::HeaderValue::from_static(r#"Bearer realm="mcp", error="invalid_token""#),
-    );
-    headers.insert(
-        axum::http::header::CONTENT_TYPE,
-        axum::http::HeaderValue::from_static("application/json"),
-    );
-    response
-}
-
-/// Middleware (for `axum::middleware::from_fn`) that answers a JSON POST whose body is
-/// not a JSON-RPC message with `400` and a JSON-RPC parse error (`-32700`, `id: null`),
-/// where rmcp's service answers `415` with a text body. [`router`] has it; add it to an
-/// app built from [`service`] with `.layer(axum::middleware::from_fn(json_parse_errors))`.
-pub async fn json_parse_errors(
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    let json_post = request.method() == axum::http::Method::POST
-        && request
-            .headers()
-            .get(axum::http::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| {
-                let essence = v.split_once(';').map_or(v, |(essence, _)| essence);
-                essence.trim().eq_ignore_ascii_case("application/json")
-            });
-    let response = next.run(request).await;
-    if !json_post || response.status() != axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE {
-        return response;
-    }
-    let body = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not a JSON-RPC message"}}"#;
-    let mut response = axum::response::Response::new(axum::body::Body::from(body));
-    *response.status_mut() = axum::http::StatusCode::BAD_REQUEST;
-    response.headers_mut().insert(
-        axum::http::header::CONTENT_TYPE,
-        axum::http::HeaderValue::from_static("application/json"),
-    );
-    response
 }
 
 /// Binds `addr` and serves `make()`'s handler at `http://ADDR/mcp` until the future
@@ -673,127 +531,4 @@ fn is_connection_error(e: &std::io::Error) -> bool {
             | std::io::ErrorKind::ConnectionAborted
             | std::io::ErrorKind::ConnectionReset
     )
-}
-
-/// rmcp's [`LocalSessionManager`] with a cap on live sessions: when a new session
-/// would pass [`HttpOptions::max_sessions`], the oldest live one is closed first.
-/// Sessions also close after [`HttpOptions::session_idle_timeout`] unused. Only the
-/// push revisions (2025-06-18, 2025-11-25) have sessions; 2026-07-28 is stateless.
-pub struct CappedSessions {
-    inner: Arc<LocalSessionManager>,
-    max: usize,
-    /// Session ids oldest first; ids of sessions closed otherwise are skipped later.
-    order: tokio::sync::Mutex<VecDeque<SessionId>>,
-}
-
-impl CappedSessions {
-    /// Caps `inner` at `max` live sessions (at least 1).
-    pub fn new(inner: Arc<LocalSessionManager>, max: usize) -> CappedSessions {
-        CappedSessions {
-            inner,
-            max: max.max(1),
-            order: tokio::sync::Mutex::new(VecDeque::new()),
-        }
-    }
-
-    /// The session manager capped.
-    pub fn inner(&self) -> &Arc<LocalSessionManager> {
-        &self.inner
-    }
-}
-
-impl fmt::Debug for CappedSessions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CappedSessions")
-            .field("max", &self.max)
-            .finish_non_exhaustive()
-    }
-}
-
-impl SessionManager for CappedSessions {
-    type Error = <LocalSessionManager as SessionManager>::Error;
-    type Transport = <LocalSessionManager as SessionManager>::Transport;
-
-    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-        // One creation at a time, so concurrent ones cannot pass the cap together.
-        let mut order = self.order.lock().await;
-        loop {
-            let live = self.inner.sessions.read().await.len();
-            if live < self.max {
-                break;
-            }
-            let Some(oldest) = order.pop_front() else {
-                // Sessions this wrapper did not create: nothing of ours to close.
-                break;
-            };
-            // Already gone (closed by the client or idle): the next one.
-            let _ = self.inner.close_session(&oldest).await;
-        }
-        let (id, transport) = self.inner.create_session().await?;
-        // Forget the ids of sessions closed meanwhile, so the queue stays bounded.
-        if order.len() >= self.max {
-            let sessions = self.inner.sessions.read().await;
-            order.retain(|id| sessions.contains_key(id));
-        }
-        order.push_back(id.clone());
-        Ok((id, transport))
-    }
-
-    async fn initialize_session(
-        &self,
-        id: &SessionId,
-        message: ClientJsonRpcMessage,
-    ) -> Result<ServerJsonRpcMessage, Self::Error> {
-        self.inner.initialize_session(id, message).await
-    }
-
-    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
-        self.inner.has_session(id).await
-    }
-
-    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
-        self.inner.close_session(id).await
-    }
-
-    async fn create_stream(
-        &self,
-        id: &SessionId,
-        message: ClientJsonRpcMessage,
-    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.inner.create_stream(id, message).await
-    }
-
-    async fn accept_message(
-        &self,
-        id: &SessionId,
-        message: ClientJsonRpcMessage,
-    ) -> Result<(), Self::Error> {
-        self.inner.accept_message(id, message).await
-    }
-
-    async fn create_standalone_stream(
-        &self,
-        id: &SessionId,
-    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.inner.create_standalone_stream(id).await
-    }
-
-    async fn resume(
-        &self,
-        id: &SessionId,
-        last_event_id: String,
-    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.inner.resume(id, last_event_id).await
-    }
-
-    async fn restore_session(
-        &self,
-        id: SessionId,
-    ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
-        self.inner.restore_session(id).await
-    }
-
-    fn event_store(&self) -> Option<Arc<dyn EventStore>> {
-        self.inner.event_store()
-    }
 }

@@ -71,9 +71,17 @@ impl Server {
 
     /// The session id an `initialize` gets.
     fn new_session(&self) -> String {
+        self.new_session_as(None)
+    }
+
+    /// The session id an `initialize` with bearer `token` gets.
+    fn new_session_as(&self, token: Option<&str>) -> String {
+        let authorization = token.map(|t| format!("Bearer {t}"));
+        let mut headers = vec![("Host", "127.0.0.1")];
+        headers.extend(authorization.as_deref().map(|a| ("Authorization", a)));
         let mut stream = self.connect();
         stream
-            .write_all(initialize_request(&[("Host", "127.0.0.1")], true).as_bytes())
+            .write_all(initialize_request(&headers, true).as_bytes())
             .expect("send the request");
         let head = read_head(&mut stream);
         assert_eq!(status_of(&head), 200, "{head}");
@@ -84,6 +92,29 @@ impl Server {
                     .then(|| value.trim().to_owned())
             })
             .unwrap_or_else(|| panic!("no session id in {head}"))
+    }
+
+    /// The status of a `method` request (`POST` with `body`, or `GET`, `DELETE`) on
+    /// push-era session `session` with bearer `token`.
+    fn in_session(&self, token: &str, session: &str, method: &str, body: &str) -> u16 {
+        let mut request = format!(
+            "{method} /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\
+             Mcp-Session-Id: {session}\r\nMCP-Protocol-Version: 2025-11-25\r\n\
+             Accept: application/json, text/event-stream\r\nConnection: close\r\n"
+        );
+        if method == "POST" {
+            request.push_str(&format!(
+                "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            ));
+        } else {
+            request.push_str("\r\n");
+        }
+        let mut stream = self.connect();
+        stream
+            .write_all(request.as_bytes())
+            .expect("send the request");
+        status_of(&read_head(&mut stream))
     }
 
     /// The status of an `initialize` POST to `/mcp` with `headers` (which must
@@ -308,6 +339,14 @@ fn a_body_that_never_arrives_is_answered_408() {
         .write_all(post_head(5 * 1024 * 1024).as_bytes())
         .expect("send");
     assert_eq!(status_of(&read_head(&mut stream)), 413);
+    // A body that breaks off before its declared length is a bad request, not too large.
+    let mut stream = server.connect();
+    stream.write_all(post_head(100).as_bytes()).expect("send");
+    stream.write_all(b"{\"jsonrpc\":").expect("send");
+    stream
+        .shutdown(std::net::Shutdown::Write)
+        .expect("half-close");
+    assert_eq!(status_of(&read_head(&mut stream)), 400);
     assert_eq!(server.initialize(&[("Host", "127.0.0.1")]), 200);
 }
 
@@ -435,6 +474,82 @@ fn the_session_cap_closes_the_oldest_session_first() {
     let now = live();
     assert_eq!(now.len(), 2, "{now:?}");
     assert!(now.contains(&third) && now.contains(&fourth), "{now:?}");
+}
+
+/// Live session ids of `sessions`, read on `server`'s runtime.
+fn live_sessions(server: &Server, sessions: &LocalSessionManager) -> Vec<String> {
+    let runtime = server.runtime.as_ref().expect("the runtime");
+    let map = runtime.block_on(sessions.sessions.read());
+    map.keys().map(|id| id.to_string()).collect()
+}
+
+/// A push-era session is its opener's: another principal naming it (to post an answer,
+/// listen, or close it) is answered as for an unknown session, and closes nothing.
+#[test]
+fn a_session_answers_only_the_principal_that_opened_it() {
+    let sessions = Arc::new(LocalSessionManager::default());
+    let server = Server::start_with_sessions(with_tokens(), sessions.clone());
+    let alice = "alice-token-0123456789abcdef";
+    let bob = "bob-token-0123456789abcdefgh";
+    let session = server.new_session_as(Some(alice));
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    assert_eq!(server.in_session(alice, &session, "POST", initialized), 202);
+    // What mallory did with alice's session id and his own token: answer her pending
+    // question (a JSON-RPC response), list tools, listen, close it.
+    let answer =
+        r#"{"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{"approve":true}}}"#;
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#;
+    assert_eq!(server.in_session(bob, &session, "POST", answer), 404);
+    assert_eq!(server.in_session(bob, &session, "POST", list), 404);
+    assert_eq!(server.in_session(bob, &session, "GET", ""), 404);
+    // An unknown session id is answered the same.
+    assert_eq!(server.in_session(bob, "no-such-session", "POST", list), 404);
+    server.in_session(bob, &session, "DELETE", "");
+    assert_eq!(live_sessions(&server, &sessions), vec![session.clone()]);
+    // Alice's session is untouched and hers.
+    assert_eq!(server.in_session(alice, &session, "POST", list), 200);
+    assert_eq!(server.in_session(alice, &session, "DELETE", ""), 202);
+    assert!(live_sessions(&server, &sessions).is_empty());
+}
+
+/// One principal opening many sessions closes only its own: past its quota its oldest,
+/// past the total cap the oldest of whoever holds the most.
+#[test]
+fn one_principals_sessions_never_close_anothers() {
+    let alice = "alice-token-0123456789abcdef";
+    let bob = "bob-token-0123456789abcdefgh";
+    // The quota: bob keeps his newest 2, alice keeps hers.
+    let sessions = Arc::new(LocalSessionManager::default());
+    let options = with_tokens().max_sessions(8).max_sessions_per_principal(2);
+    let server = Server::start_with_sessions(options, sessions.clone());
+    let hers = server.new_session_as(Some(alice));
+    let his: Vec<String> = (0..20).map(|_| server.new_session_as(Some(bob))).collect();
+    let mut live = live_sessions(&server, &sessions);
+    live.sort();
+    let mut expected = vec![hers.clone(), his[18].clone(), his[19].clone()];
+    expected.sort();
+    assert_eq!(live, expected);
+    drop(server);
+    // The total cap, with no quota to speak of: bob fills it, alice's session stays.
+    let sessions = Arc::new(LocalSessionManager::default());
+    let options = with_tokens()
+        .max_sessions(3)
+        .max_sessions_per_principal(100);
+    let server = Server::start_with_sessions(options, sessions.clone());
+    let hers = server.new_session_as(Some(alice));
+    let his: Vec<String> = (0..20).map(|_| server.new_session_as(Some(bob))).collect();
+    let mut live = live_sessions(&server, &sessions);
+    live.sort();
+    let mut expected = vec![hers.clone(), his[18].clone(), his[19].clone()];
+    expected.sort();
+    assert_eq!(live, expected);
+    // Alice's next session past the cap closes bob's oldest (he holds the most).
+    let second = server.new_session_as(Some(alice));
+    let mut live = live_sessions(&server, &sessions);
+    live.sort();
+    let mut expected = vec![hers, second, his[19].clone()];
+    expected.sort();
+    assert_eq!(live, expected);
 }
 
 #[test]

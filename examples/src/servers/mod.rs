@@ -36,9 +36,15 @@ pub struct ServerArgs {
     #[arg(long, value_name = "PATH")]
     pub auth_token_file: Option<std::path::PathBuf>,
     /// With --http: how many push-era (2025-06-18, 2025-11-25) sessions may be live at
-    /// once; a new one past the cap closes the oldest (default 512).
+    /// once; a new one past the cap closes the oldest of the principal holding the most
+    /// (default 512).
     #[arg(long, value_name = "N")]
     pub max_sessions: Option<usize>,
+    /// With --http: how many push-era sessions one principal (one bearer token; without
+    /// tokens, every client) may hold; its new one past the quota closes its own oldest
+    /// (default 64).
+    #[arg(long, value_name = "N")]
+    pub max_sessions_per_principal: Option<usize>,
     /// With --http: answer a request whose reply is one message (every 2026-07-28
     /// round) with a JSON body instead of an SSE stream.
     #[arg(long)]
@@ -91,6 +97,9 @@ impl ServerArgs {
         }
         if let Some(max) = self.max_sessions {
             options = options.max_sessions(max);
+        }
+        if let Some(max) = self.max_sessions_per_principal {
+            options = options.max_sessions_per_principal(max);
         }
         if let Some(path) = &self.auth_token_file {
             let text = serve::read_secret(path, "token file")?;
