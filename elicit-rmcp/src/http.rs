@@ -19,7 +19,7 @@
 //! | [`allowed_origins`](HttpOptions::allowed_origin) | `http(s)://localhost`, `127.0.0.1`, `[::1]` (any port) | a request with another `Origin` gets `403`; a request without `Origin` passes |
 //! | [`session_idle_timeout`](HttpOptions::session_idle_timeout) | 300 s | a push-era session (2025-06-18, 2025-11-25) unused this long is closed |
 //! | [`max_sessions`](HttpOptions::max_sessions) | 512 | a new session past the cap closes the oldest session of the principal holding the most |
-//! | [`max_sessions_per_principal`](HttpOptions::max_sessions_per_principal) | 64 | a principal's new session past it closes that principal's oldest |
+//! | [`max_sessions_per_principal`](HttpOptions::max_sessions_per_principal) | 64 | an authenticated principal's new session past it closes that principal's oldest |
 //! | [`bearer_token`](HttpOptions::bearer_token) | none: no authentication | with tokens, a request without a listed `Authorization: Bearer` token gets `401`; the token's [`Principal`] is what sealed state is bound to |
 //!
 //! A push-era session is bound to the [`Principal`] whose request opened it: another
@@ -268,11 +268,11 @@ impl HttpOptions {
         self
     }
 
-    /// How many push-era sessions one [`Principal`] may hold at once (default 64, at
-    /// least 1): its new session past the quota first closes its own oldest. Without
-    /// [bearer tokens](Self::bearer_token) (or a layer of one's own marking requests
-    /// with a principal) every client is the same anonymous principal, so this is then
-    /// a cap on all sessions.
+    /// How many push-era sessions one authenticated [`Principal`] may hold at once
+    /// (default 64, at least 1): its new session past the quota first closes its own
+    /// oldest. Without [bearer tokens](Self::bearer_token) (or a layer of one's own
+    /// marking requests with a principal) every client is the same anonymous principal,
+    /// which only [`max_sessions`](Self::max_sessions) bounds.
     pub fn max_sessions_per_principal(mut self, max: usize) -> HttpOptions {
         self.max_sessions_per_principal = max.max(1);
         self

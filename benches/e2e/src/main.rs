@@ -254,16 +254,7 @@ async fn bench(cli: &Cli, pinned: bool) -> Result<String, String> {
     if !cli.no_memory {
         // The growth run keeps the default session cap; the per-session and
         // per-question runs raise it, so that every one of their sessions stays live.
-        let mut targets = vec![(
-            "elicit",
-            elicit(&[]),
-            elicit(&[
-                "--max-sessions",
-                "100000",
-                "--max-sessions-per-principal",
-                "100000",
-            ]),
-        )];
+        let mut targets = vec![("elicit", elicit(&[]), elicit(&["--max-sessions", "100000"]))];
         if let Some(py) = python("stateful") {
             targets.push(("Python SDK", py.clone(), py));
         }

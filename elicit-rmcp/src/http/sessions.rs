@@ -40,7 +40,8 @@ fn current() -> Principal {
 /// - **Bound**: a request naming another principal's `Mcp-Session-Id` is answered as
 ///   for an unknown session (`404`), and its `DELETE` closes nothing.
 /// - **Per principal** ([`HttpOptions::max_sessions_per_principal`](super::HttpOptions::max_sessions_per_principal)):
-///   a principal's new session past its quota closes that principal's oldest.
+///   an authenticated principal's new session past its quota closes that principal's
+///   oldest.
 /// - **In all** ([`HttpOptions::max_sessions`](super::HttpOptions::max_sessions)): a
 ///   new session past the cap closes the oldest session of whoever holds the most, so
 ///   a principal holding no more than anyone else is never closed by another.
@@ -169,8 +170,11 @@ impl SessionManager for CappedSessions {
         // One creation at a time, so concurrent ones cannot pass the caps together.
         let mut book = self.book.lock().await;
         self.tidy(&mut book).await;
+        // The quota is per authenticated principal: without authentication every client
+        // is the anonymous one, bound by the total cap alone.
         let own = book.order.iter().filter(|(_, p)| *p == principal).count();
-        if own >= self.per_principal
+        if !principal.as_str().is_empty()
+            && own >= self.per_principal
             && let Some(oldest) = book.oldest_of(&principal)
         {
             self.evict(&mut book, &oldest).await;

@@ -40,8 +40,8 @@ pub struct ServerArgs {
     /// (default 512).
     #[arg(long, value_name = "N")]
     pub max_sessions: Option<usize>,
-    /// With --http: how many push-era sessions one principal (one bearer token; without
-    /// tokens, every client) may hold; its new one past the quota closes its own oldest
+    /// With --http: how many push-era sessions one principal (one bearer token of
+    /// --auth-token-file) may hold; its new one past the quota closes its own oldest
     /// (default 64).
     #[arg(long, value_name = "N")]
     pub max_sessions_per_principal: Option<usize>,
