@@ -1282,6 +1282,94 @@ async fn a_repository_symlinked_out_of_the_root_is_refused() {
     assert_eq!(outside.count("other-repo"), SAMPLE_AGES.len());
 }
 
+/// Push: the repository swapped for a symlink out of the root while the approval is
+/// open. The deletion goes through the directory approved, which is no longer there:
+/// nothing outside the root is touched.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_repository_swapped_while_the_form_is_open_deletes_nothing_elsewhere() {
+    for era in [Era::V0618, Era::V1125] {
+        let logs = Logs::new(&format!("swap-push-{era:?}"));
+        let outside = Logs::new(&format!("swap-outside-{era:?}"));
+        let (root, target) = (logs.0.clone(), outside.0.join("demo-repo"));
+        let server = PurgeServer::new(elicitor(), logs.0.clone());
+        let client = Scripted::new(era, vec![APPROVE(90)]).before_answer(move || {
+            let repo = root.join("demo-repo");
+            if repo.is_dir() && !repo.is_symlink() {
+                std::fs::rename(&repo, root.join("demo-repo.was")).unwrap();
+                std::os::unix::fs::symlink(&target, &repo).unwrap();
+            }
+        });
+        let running = connect(server, client, era).await;
+        let args = json!({"repo": "demo-repo", "days": 90, "dry_run": false});
+        let result = tokio::time::timeout(LIMIT, running.call_tool(call("purge_old_logs", args)))
+            .await
+            .expect("bounded")
+            .unwrap();
+        assert_eq!(
+            text(&result),
+            "[BLOCKED] demo-repo is no longer the directory approved; nothing deleted",
+            "{era:?}"
+        );
+        assert_eq!(outside.count("demo-repo"), SAMPLE_AGES.len(), "{era:?}");
+        assert_eq!(logs.count("demo-repo.was"), SAMPLE_AGES.len(), "{era:?}");
+    }
+}
+
+/// Rounds: an approval shown for demo-repo, then another directory put in its place
+/// (a link to other-repo inside the root, or other-repo itself renamed): the answer is
+/// not for that directory, and other-repo keeps every file.
+#[cfg(unix)]
+#[tokio::test]
+async fn an_approval_is_for_the_directory_it_showed() {
+    for swap in ["symlink", "rename"] {
+        let logs = Logs::new(&format!("swap-rounds-{swap}"));
+        let server = PurgeServer::new(elicitor(), logs.0.clone());
+        let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
+        let args = json!({"repo": "demo-repo", "days": 90, "dry_run": false});
+        let first = round_with(&running, "purge_old_logs", args.clone(), None, vec![])
+            .await
+            .unwrap();
+        let (requests, state) = asked(&first);
+        let key = requests[0].0.clone();
+        std::fs::rename(logs.0.join("demo-repo"), logs.0.join("demo-repo.was")).unwrap();
+        if swap == "symlink" {
+            std::os::unix::fs::symlink(logs.0.join("other-repo"), logs.0.join("demo-repo"))
+                .unwrap();
+        } else {
+            std::fs::rename(logs.0.join("other-repo"), logs.0.join("demo-repo")).unwrap();
+        }
+        let again = round_with(
+            &running,
+            "purge_old_logs",
+            args,
+            Some(&state),
+            vec![(&key, APPROVE(90))],
+        )
+        .await
+        .unwrap();
+        if swap == "symlink" {
+            assert_eq!(
+                complete_text(&again),
+                "no repository \"demo-repo\"",
+                "{swap}"
+            );
+        } else {
+            // Another directory under the same name is another question.
+            let (requests, _) = asked(&again);
+            let message = requests[0].1["params"]["message"].as_str().unwrap();
+            assert!(message.contains("(directory demo-repo, id "), "{message}");
+        }
+        let other = if swap == "symlink" {
+            "other-repo"
+        } else {
+            "demo-repo"
+        };
+        assert_eq!(logs.count(other), SAMPLE_AGES.len(), "{swap}");
+        assert_eq!(logs.count("demo-repo.was"), SAMPLE_AGES.len(), "{swap}");
+    }
+}
+
 #[tokio::test]
 async fn a_replayed_ticket_round_sells_nothing_twice() {
     let cinema = Arc::new(Mutex::new(Cinema::demo()));
@@ -1479,6 +1567,93 @@ async fn a_completed_wizard_replays_in_later_rounds() {
         .unwrap();
     }
     assert_eq!(complete_text(&response), "C1 true");
+}
+
+/// An answer logged in an earlier round is replayed only for the same question: when
+/// the first question changed by the time its follow-up is answered (here, the count
+/// of files it names), it is asked anew instead of counting as consent.
+#[tokio::test]
+async fn a_logged_answer_counts_only_for_the_question_it_answered() {
+    use elicit_core::{Elicit, Elicitation};
+    use elicit_rmcp::{Halt, Session};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static FILES: AtomicUsize = AtomicUsize::new(3);
+
+    #[derive(Elicit, serde::Deserialize)]
+    struct Approve {
+        confirm: bool,
+    }
+
+    async fn two_questions(s: &mut Session) -> Result<CallToolResult, Halt> {
+        let files = FILES.load(Ordering::SeqCst);
+        let first = s.ask::<Approve>(&format!("Delete {files} files?")).await?;
+        let second = s.ask::<Approve>("Really?").await?;
+        let yes =
+            |a: &Elicitation<Approve>| matches!(a, Elicitation::Accept(Approve { confirm: true }));
+        Ok(CallToolResult::success(vec![
+            rmcp::model::ContentBlock::text(format!("{files} {} {}", yes(&first), yes(&second))),
+        ]))
+    }
+
+    let running = connect(
+        OneTool(elicitor(), |s| Box::pin(two_questions(s))),
+        Scripted::new(Era::Mrtr, vec![]),
+        Era::Mrtr,
+    )
+    .await;
+    let yes = || accept(json!({"confirm": true}));
+    let first = round_with(&running, "two", json!({}), None, vec![])
+        .await
+        .unwrap();
+    let (requests, state) = asked(&first);
+    assert_eq!(requests[0].1["params"]["message"], "Delete 3 files?");
+    let second = round_with(
+        &running,
+        "two",
+        json!({}),
+        Some(&state),
+        vec![(&requests[0].0, yes())],
+    )
+    .await
+    .unwrap();
+    let (requests, state) = asked(&second);
+    assert_eq!(requests[0].1["params"]["message"], "Really?");
+    // The first question now names 300 files: the "yes" given for 3 does not carry over.
+    FILES.store(300, Ordering::SeqCst);
+    let third = round_with(
+        &running,
+        "two",
+        json!({}),
+        Some(&state),
+        vec![(&requests[0].0, yes())],
+    )
+    .await
+    .unwrap();
+    let (requests, state) = asked(&third);
+    assert_eq!(requests[0].1["params"]["message"], "Delete 300 files?");
+    // Answered as now shown, the call goes on to its follow-up and completes.
+    let fourth = round_with(
+        &running,
+        "two",
+        json!({}),
+        Some(&state),
+        vec![(&requests[0].0, yes())],
+    )
+    .await
+    .unwrap();
+    let (requests, state) = asked(&fourth);
+    assert_eq!(requests[0].1["params"]["message"], "Really?");
+    let done = round_with(
+        &running,
+        "two",
+        json!({}),
+        Some(&state),
+        vec![(&requests[0].0, yes())],
+    )
+    .await
+    .unwrap();
+    assert_eq!(complete_text(&done), "300 true true");
 }
 
 /// A server whose tools take a `Session` but are routed by rmcp's plain `ToolRouter`

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::state::{Params, Pending, form_digest, question_digest};
+use super::state::{Params, Pending, batch_digest, form_digest, question_digest};
 use super::{AskError, Call, Channel, Halt, Request, RpcError, Transport, replay_error};
 use crate::answer::{
     Action, AnswerError, Confirm, Elicit, Elicitation, Strictness, read, read_valid, split_result,
@@ -256,9 +256,6 @@ impl Call {
     ) -> Result<Elicitation<R>, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        if let Some(logged) = self.logged(index) {
-            return self.check(form, logged, read).map_err(replay_error);
-        }
         let revision = self.require("form")?;
         let schema = form.requested_schema(revision).map_err(AskError::Schema)?;
         let params = |problem: Option<&str>| Params::form(message, problem, &schema);
@@ -273,6 +270,9 @@ impl Call {
         // inputResponses.
         let first = params(None);
         let digest = question_digest("elicitation/create", &first);
+        if let Some(logged) = self.logged(index, &digest) {
+            return self.check(form, &logged, read).map_err(replay_error);
+        }
         let (mut failed, mut problem) = match self.pending(index) {
             Some(p) if p.asked.values().any(|d| *d == digest) => (p.failed, p.problem.clone()),
             _ => (0, None),
@@ -286,7 +286,7 @@ impl Call {
                 Ok(valid) => {
                     let kept = result_value(valid.action(), valid.accepted());
                     let answer = self.check(form, &kept, read).map_err(AskError::Answer)?;
-                    self.log(kept);
+                    self.log(kept, digest);
                     return Ok(answer);
                 }
                 Err(AnswerError::Invalid(e)) if failed + 1 < self.settings.attempts => {
@@ -331,8 +331,8 @@ impl Call {
     ) -> Result<Outcome<W>, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        if let Some(logged) = self.logged(index) {
-            let state = WizardState::deserialize(logged)
+        if let Some(logged) = self.logged(index, "") {
+            let state = WizardState::deserialize(&logged)
                 .map_err(|e| replay_error(AnswerError::Parse(e)))?;
             let mut flow = Flow::<W>::restore(state).map_err(|e| Halt::Ask(AskError::Wizard(e)))?;
             return match self.poll(&mut flow, ctx)? {
@@ -374,7 +374,7 @@ impl Call {
                     let before = flow.into_state().before_completion();
                     let snapshot = serde_json::to_value(&before)
                         .map_err(|e| Halt::Refused(RpcError::internal(e.to_string())))?;
-                    self.log(snapshot);
+                    self.log(snapshot, String::new());
                     return Ok(outcome);
                 }
                 Poll::Ask(question) => {
@@ -433,9 +433,6 @@ impl Call {
                 Action::Cancel => Elicitation::Cancel,
             })
         };
-        if let Some(logged) = self.logged(index) {
-            return check(logged).map_err(replay_error);
-        }
         self.require("url")?;
         let mut params = Map::new();
         params.insert("mode".into(), "url".into());
@@ -461,9 +458,12 @@ impl Call {
         }
         let params = Params::of(&params);
         let digest = question_digest("elicitation/create", &params);
+        if let Some(logged) = self.logged(index, &digest) {
+            return check(&logged).map_err(replay_error);
+        }
         if let Some(result) = self.response(index, &key, &digest) {
             let answer = check(&result).map_err(AskError::Answer)?;
-            self.log(result_value(answer.action(), None));
+            self.log(result_value(answer.action(), None), digest);
             return Ok(answer);
         }
         let asked = self.asked(key, digest, None, "elicitation/create", params);
@@ -485,19 +485,6 @@ impl Call {
     ) -> Result<Vec<InputAnswer>, Halt> {
         self.redeem().await?;
         let index = self.next_index();
-        if let Some(Value::Array(logged)) = self.logged(index) {
-            if logged.len() != inputs.len() {
-                return Err(replay_error(AnswerError::Malformed(
-                    "the answers of a batch do not match its questions",
-                )));
-            }
-            let logged = logged.clone();
-            return inputs
-                .iter()
-                .zip(logged)
-                .map(|(input, result)| self.read_input(input, result).map_err(replay_error))
-                .collect();
-        }
         let mut prepared = Vec::with_capacity(inputs.len());
         for input in &inputs {
             prepared.push(match input {
@@ -551,19 +538,39 @@ impl Call {
             return Ok(answers);
         }
         // Rounds: answers of earlier rounds, then this retry's.
+        let digests: Vec<String> = prepared
+            .iter()
+            .map(|(method, params, _)| question_digest(method, params))
+            .collect();
+        let pin = batch_digest(digests.iter().map(String::as_str));
+        match self.logged(index, &pin) {
+            Some(Value::Array(logged)) if logged.len() == inputs.len() => {
+                return inputs
+                    .iter()
+                    .zip(logged)
+                    .map(|(input, result)| self.read_input(input, result).map_err(replay_error))
+                    .collect();
+            }
+            Some(_) => {
+                return Err(replay_error(AnswerError::Malformed(
+                    "the answers of a batch do not match its questions",
+                )));
+            }
+            None => {}
+        }
         let (mut failed, mut answered) = match self.pending(index) {
             Some(p) => (p.failed, std::mem::take(&mut p.answered)),
             None => (0, BTreeMap::new()),
         };
         let mut missing = Vec::new();
         let mut invalid = false;
-        for (input, (method, params, schema)) in inputs.iter().zip(prepared) {
+        for ((input, (method, params, schema)), digest) in inputs.iter().zip(prepared).zip(digests)
+        {
             let key = input.key();
             if answered.contains_key(key) {
                 continue;
             }
             let mut problem = None;
-            let digest = question_digest(method, &params);
             if let Some(result) = self.response(index, key, &digest) {
                 match self.read_input(input, result) {
                     Ok(answer) => {
@@ -598,7 +605,7 @@ impl Call {
                 );
                 results.push(result);
             }
-            self.log(Value::Array(results));
+            self.log(Value::Array(results), pin);
             return Ok(answers);
         }
         if invalid {

@@ -524,14 +524,35 @@ impl Call {
         index
     }
 
-    /// The logged answer of the question at `index`, when an earlier round has it.
-    fn logged(&self, index: usize) -> Option<&Value> {
-        self.rounds.as_ref()?.saved.log.get(index)
+    /// The logged answer of the question at `index`, when an earlier round has it and
+    /// answered the same question (its digest `pin`; empty for a wizard). When the
+    /// question changed since (the tool now asks something else there), that answer and
+    /// every later one are dropped: the question is asked anew, as a question that
+    /// changed while pending is.
+    fn logged(&mut self, index: usize, pin: &str) -> Option<Value> {
+        let saved = &mut self.rounds.as_mut()?.saved;
+        let logged = saved.log.get(index)?;
+        match saved.pins.get(index) {
+            Some(p) if !p.is_empty() && p != pin => {
+                saved.log.truncate(index);
+                saved.pins.truncate(index);
+                saved.pending = None;
+                None
+            }
+            _ => Some(logged.clone()),
+        }
     }
 
-    fn log(&mut self, value: Value) {
+    /// Logs the answer `value` of the question with digest `pin`.
+    fn log(&mut self, value: Value, pin: String) {
         if let Some(rounds) = &mut self.rounds {
+            // States sealed before pins were kept have none: keep the vectors aligned.
+            rounds
+                .saved
+                .pins
+                .resize(rounds.saved.log.len(), String::new());
             rounds.saved.log.push(value);
+            rounds.saved.pins.push(pin);
             rounds.saved.pending = None;
         }
     }

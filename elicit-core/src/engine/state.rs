@@ -22,6 +22,11 @@ pub(super) struct Saved {
     /// request's raw result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(super) log: Vec<Value>,
+    /// The digest of the question each log entry answered, so a replay re-reads an
+    /// answer only for the same question (empty for a wizard, whose steps are replayed
+    /// against the context).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) pins: Vec<String>,
     /// The question being asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) pending: Option<Pending>,
@@ -134,6 +139,20 @@ pub(super) fn question_digest(method: &str, params: &Params) -> String {
     hashing.update(method.as_bytes());
     hashing.update([0]);
     hashing.update(params.0.as_bytes());
+    encode(&hashing.finalize()[..16])
+}
+
+/// The digest of a batch of questions: of their digests, in order.
+pub(super) fn batch_digest<'a>(digests: impl IntoIterator<Item = &'a str>) -> String {
+    use sha2::Digest;
+    let mut hashing = sha2::Sha256::new();
+    hashing.update(b"batch");
+    // A 2 after the name keeps these apart from the other digests (see `form_digest`).
+    hashing.update([0, 2]);
+    for digest in digests {
+        hashing.update(digest.as_bytes());
+        hashing.update([0]);
+    }
     encode(&hashing.finalize()[..16])
 }
 

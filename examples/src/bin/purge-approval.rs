@@ -5,13 +5,24 @@
 //! cargo run -p elicit-examples --bin purge-approval -- --root /tmp/logs --create-samples
 //! ```
 
+#[cfg(not(unix))]
+fn main() {
+    eprintln!("purge-approval deletes through openat/unlinkat, so it runs on Unix only");
+    std::process::exit(1);
+}
+
+#[cfg(unix)]
 use std::path::PathBuf;
 
+#[cfg(unix)]
 use clap::Parser;
+#[cfg(unix)]
 use elicit_examples::servers::purge::{PurgeServer, create_samples};
+#[cfg(unix)]
 use elicit_examples::servers::{ServerArgs, serve};
 
 /// MCP server with the tool `purge_old_logs`: a real purge asks for approval first.
+#[cfg(unix)]
 #[derive(Parser)]
 #[command(version)]
 struct Cli {
@@ -25,6 +36,7 @@ struct Cli {
     create_samples: bool,
 }
 
+#[cfg(unix)]
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();

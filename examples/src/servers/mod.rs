@@ -3,6 +3,7 @@
 
 pub mod conformance;
 pub mod inventory;
+#[cfg(unix)]
 pub mod purge;
 pub mod serve;
 pub mod ticket;

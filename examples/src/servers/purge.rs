@@ -4,14 +4,27 @@
 //! days) and deletes only after an accept with the box ticked.
 //!
 //! Consent is exact: the approval lists the files (and, for a long list, a digest of
-//! all of them), so on 2026-07-28 a list that changed between rounds changes the
+//! all of them) and names the directory they are in by its identity (device and inode),
+//! so on 2026-07-28 a list or a directory that changed between rounds changes the
 //! question, which is then asked again; what is deleted is that list, re-checked file
 //! by file, narrowed by a longer retention and never widened (a retention shorter than
-//! `days` is refused). A repository is resolved inside the root: a symlink out of it
-//! is refused, and only regular files (no symlinks) are deleted.
+//! `days` is refused).
+//!
+//! Files are reached through directory handles, never through paths: the repository is
+//! opened inside the root without following a link (a symlinked repository is refused),
+//! and after the answer it is opened again and must be the very directory approved
+//! (else nothing is deleted), and each file is checked and unlinked relative to that
+//! handle (`openat`/`unlinkat`), so swapping the repository for a link while the form
+//! is open cannot send the deletion elsewhere. Only regular files are deleted. (Unix
+//! only: it needs those calls.)
 
+use std::ffi::{OsStr, OsString};
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
+
+use rustix::fs::{AtFlags, Mode, OFlags};
 
 use elicit_core::Elicitation;
 use elicit_rmcp::{Asked, Elicitor, Session, Tools};
@@ -78,28 +91,28 @@ impl PurgeServer {
         }
     }
 
-    /// The repository `name` under the root, resolved: `None` when it is missing or
-    /// (through a symlink) outside the root.
-    fn repo(&self, name: &str) -> std::io::Result<Option<PathBuf>> {
-        let root = self.root.canonicalize()?;
-        let Ok(repo) = root.join(name).canonicalize() else {
-            return Ok(None);
-        };
-        Ok((repo.starts_with(&root) && repo != root && repo.is_dir()).then_some(repo))
-    }
-
-    /// The `.log` files of `repo` last modified more than `days` days ago, sorted:
-    /// regular files only, never a symlink.
-    fn old_logs(&self, repo: &Path, days: u32) -> std::io::Result<Vec<PathBuf>> {
-        let mut out = Vec::new();
-        for entry in std::fs::read_dir(repo)? {
-            let path = entry?.path();
-            if is_old_log(&path, days) {
-                out.push(path);
+    /// The repository `name` under the root, opened without following a link: `None`
+    /// when it is missing, not a directory, or a symlink.
+    fn repo(&self, name: &str) -> std::io::Result<Option<Repo>> {
+        let root = rustix::fs::open(
+            &self.root,
+            OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        let flags = OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::RDONLY | OFlags::CLOEXEC;
+        match rustix::fs::openat(&root, name, flags, Mode::empty()) {
+            Ok(fd) => {
+                let stat = rustix::fs::fstat(&fd)?;
+                let id = (stat.st_dev as u64, stat.st_ino as u64);
+                Ok(Some(Repo { fd, id }))
             }
+            // Missing, a file, or a link (`O_NOFOLLOW` refuses one with ELOOP, or with
+            // ENOTDIR next to `O_DIRECTORY`).
+            Err(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR | rustix::io::Errno::LOOP) => {
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
         }
-        out.sort();
-        Ok(out)
     }
 
     #[tool(
@@ -133,8 +146,7 @@ impl PurgeServer {
             return Ok(tool_error(format!("no repository {:?}", args.repo)));
         };
         let target = format!("{}/logs (older than {}d)", args.repo, args.days);
-        let old = self
-            .old_logs(&repo, args.days)
+        let old = old_logs(&repo.fd, args.days)
             .map_err(|e| ErrorData::internal_error(format!("cannot list logs: {e}"), None))?;
         if args.dry_run {
             return Ok(text(format!(
@@ -152,11 +164,18 @@ impl PurgeServer {
                 "[BLOCKED] this client cannot show the approval form; nothing deleted from {target}"
             )));
         }
+        // The directory's identity is part of the question: another directory put in
+        // its place between rounds is another question.
         let message = format!(
-            "About to permanently delete {target}: {} objects. This cannot be undone. Please review.\n\n{}",
+            "About to permanently delete {target}: {} objects. This cannot be undone. Please review.\n\n{}\n\n(directory {}, id {}:{})",
             old.len(),
-            listing(&old)
+            listing(&old),
+            args.repo,
+            repo.id.0,
+            repo.id.1
         );
+        let approved = repo.id;
+        drop(repo);
         Ok(match s.ask::<PurgeApproval>(&message).await? {
             Elicitation::Decline => text("[BLOCKED] user declined; nothing deleted"),
             Elicitation::Cancel => text("[CANCELLED] user dismissed the dialog"),
@@ -168,12 +187,25 @@ impl PurgeServer {
                 a.retention_days, args.days
             )),
             Elicitation::Accept(a) => {
+                // The repository again, after the wait: it must be the very directory
+                // approved, not whatever now has its name.
+                let now = self.repo(&args.repo).map_err(|e| {
+                    ErrorData::internal_error(format!("cannot open the root: {e}"), None)
+                })?;
+                let Some(repo) = now.filter(|r| r.id == approved) else {
+                    return Ok(text(format!(
+                        "[BLOCKED] {} is no longer the directory approved; nothing deleted",
+                        args.repo
+                    )));
+                };
                 // Exactly the files the approval listed (the question pinned them),
-                // each still an old regular file now; a longer retention keeps more.
+                // each still an old regular file in that directory now; a longer
+                // retention keeps more.
                 let mut deleted = 0;
-                for path in &old {
-                    if is_old_log(path, u32::from(a.retention_days))
-                        && std::fs::remove_file(path).is_ok()
+                for name in &old {
+                    if is_old_log(&repo.fd, name, u32::from(a.retention_days))
+                        && rustix::fs::unlinkat(&repo.fd, name.as_os_str(), AtFlags::empty())
+                            .is_ok()
                     {
                         deleted += 1;
                     }
@@ -187,32 +219,51 @@ impl PurgeServer {
     }
 }
 
-/// Whether `path` is a regular `.log` file (not a symlink) last modified more than
-/// `days` days ago.
-fn is_old_log(path: &Path, days: u32) -> bool {
+/// An open repository directory and its identity (device, inode).
+struct Repo {
+    fd: OwnedFd,
+    id: (u64, u64),
+}
+
+/// The names of the `.log` files in directory `dir` last modified more than `days` days
+/// ago, sorted: regular files only, never a symlink.
+fn old_logs(dir: &OwnedFd, days: u32) -> std::io::Result<Vec<OsString>> {
+    let mut out = Vec::new();
+    for entry in rustix::fs::Dir::read_from(dir)? {
+        let name = OsStr::from_bytes(entry?.file_name().to_bytes()).to_owned();
+        if is_old_log(dir, &name, days) {
+            out.push(name);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Whether `name` in directory `dir` is a regular `.log` file (not a symlink) last
+/// modified more than `days` days ago.
+fn is_old_log(dir: &OwnedFd, name: &OsStr, days: u32) -> bool {
     let cutoff = SystemTime::now()
         .checked_sub(DAY * days)
-        .unwrap_or(SystemTime::UNIX_EPOCH);
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    if Path::new(name).extension().is_none_or(|e| e != "log") {
+        return false;
+    }
+    let Ok(stat) = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) else {
         return false;
     };
-    meta.file_type().is_file()
-        && path.extension().is_some_and(|e| e == "log")
-        && meta.modified().is_ok_and(|m| m < cutoff)
+    rustix::fs::FileType::from_raw_mode(stat.st_mode).is_file()
+        && u64::try_from(stat.st_mtime).is_ok_and(|m| m < cutoff)
 }
 
 /// The file names an approval lists: all of them, or the first [`LISTED`] and a
 /// digest of the whole list, so that any change to the list changes the question.
-fn listing(paths: &[PathBuf]) -> String {
+fn listing(files: &[OsString]) -> String {
     use sha2::Digest;
-    let names: Vec<String> = paths
+    let names: Vec<String> = files
         .iter()
-        .map(|p| {
-            p.file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned()
-        })
+        .map(|n| n.to_string_lossy().into_owned())
         .collect();
     if names.len() <= LISTED {
         return names.join(", ");

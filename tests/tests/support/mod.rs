@@ -44,6 +44,8 @@ pub struct Scripted {
     answers: Arc<Mutex<VecDeque<Value>>>,
     asked: Arc<Mutex<Vec<Value>>>,
     pub notified: Arc<Mutex<Vec<CustomNotification>>>,
+    /// Runs when a question arrives, before it is answered (the person's side effects).
+    before_answer: Option<Arc<dyn Fn() + Send + Sync>>,
 }
 
 impl Scripted {
@@ -57,7 +59,15 @@ impl Scripted {
             answers: Arc::new(Mutex::new(answers.into())),
             asked: Arc::default(),
             notified: Arc::default(),
+            before_answer: None,
         }
+    }
+
+    /// Runs `hook` whenever a question arrives, before it is answered.
+    #[allow(dead_code)] // Not every test crate that shares this module uses it.
+    pub fn before_answer(mut self, hook: impl Fn() + Send + Sync + 'static) -> Scripted {
+        self.before_answer = Some(Arc::new(hook));
+        self
     }
 
     pub fn with_capabilities(mut self, capabilities: Value) -> Scripted {
@@ -95,6 +105,9 @@ impl ClientHandler for Scripted {
             .lock()
             .unwrap()
             .push(serde_json::to_value(&request).unwrap());
+        if let Some(hook) = &self.before_answer {
+            hook();
+        }
         let answer = self
             .answers
             .lock()
