@@ -237,10 +237,39 @@ impl Session {
         self.capabilities.as_ref()
     }
 
-    /// Asks the form `T` with `message`; an invalid answer is asked again with the
-    /// problems above the message, up to the attempts of the [`Elicitor`](crate::Elicitor).
-    pub async fn ask<T: Elicit>(&mut self, message: &str) -> Result<Elicitation<T>, Halt> {
-        let asked = self.call.ask::<T>(&self.link, message).await;
+    /// Asks the form `T`; an invalid answer is asked again with the problems above the
+    /// message, up to the attempts of the [`Elicitor`](crate::Elicitor).
+    ///
+    /// `question` is the message, or a [`Prepared`](elicit_core::wizard::Prepared) with
+    /// the message and this call's defaults, tighter bounds or choices (see
+    /// [`Call::ask`](elicit_core::engine::Call::ask)):
+    ///
+    /// ```
+    /// # use elicit_rmcp::{Halt, Session};
+    /// # use elicit_core::{Elicit, Elicitation};
+    /// use elicit_core::wizard::Prepared;
+    /// # use serde::Deserialize;
+    /// #[derive(Elicit, Deserialize)]
+    /// struct Approval {
+    ///     confirm: bool,
+    ///     #[elicit(minimum = 1, maximum = 3650, default = 30)]
+    ///     retention_days: u16,
+    /// }
+    ///
+    /// // The call approved `days`: the form offers it as the default and the least.
+    /// async fn approve(s: &mut Session, count: usize, days: u16) -> Result<bool, Halt> {
+    ///     let approval = Prepared::new()
+    ///         .message(format!("Delete {count} logs older than {days} days?"))
+    ///         .range("retention_days", days, 3650)
+    ///         .default_value("retention_days", days);
+    ///     Ok(matches!(s.ask::<Approval>(approval).await?, Elicitation::Accept(a) if a.confirm))
+    /// }
+    /// ```
+    pub async fn ask<T: Elicit>(
+        &mut self,
+        question: impl Into<elicit_core::wizard::Prepared>,
+    ) -> Result<Elicitation<T>, Halt> {
+        let asked = self.call.ask::<T>(&self.link, question).await;
         asked.map_err(|h| self.halt(h))
     }
 

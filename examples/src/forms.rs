@@ -64,8 +64,10 @@ pub struct PurgeApproval {
     /// Who approves the purge.
     #[elicit(title = "Approver's e-mail", format = "email", max_length = 254)]
     pub approver: String,
+    // The purge offers the call's days as the default and the least (`Prepared::range`):
+    // approving can narrow the purge, never widen it.
     /// Logs older than this many days are deleted.
-    #[elicit(title = "Retention days", minimum = 1, maximum = 365, default = 30)]
+    #[elicit(title = "Retention days", minimum = 1, maximum = 3650, default = 30)]
     pub retention_days: u16,
 }
 

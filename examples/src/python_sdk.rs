@@ -33,10 +33,19 @@ fn python() -> Option<String> {
 /// Runs the SDK client (`tests/python/ticket_client.py`) against the server `binary` in
 /// `era` (`legacy` or `2026-07-28`); what it printed.
 fn drive(python: &str, era: &str, binary: &str) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/python/ticket_client.py");
+    drive_script(python, "ticket_client.py", era, &[binary])
+}
+
+/// Runs the SDK client `tests/python/SCRIPT` in `era` against the server started with
+/// `command`; what it printed.
+fn drive_script(python: &str, script: &str, era: &str, command: &[&str]) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/python")
+        .join(script);
     let mut child = Command::new(python)
         .arg(script)
-        .args([era, binary])
+        .arg(era)
+        .args(command)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("python starts");
@@ -110,6 +119,48 @@ pub fn check_rounds(binary: &str) {
     assert_eq!(out["once"], "InputRequiredResult", "{out}");
     let replay = out["replay"].as_str().unwrap();
     assert!(replay.contains("used before"), "{replay}");
+}
+
+/// Seed 002's purge through the server `binary` (`purge-approval`) in `era` (`legacy`
+/// or `2026-07-28`): `days=90`, the box ticked, the approver's e-mail typed, the other
+/// defaults kept, submitted: `[DELETED]`, and exactly the logs older than 90 days gone.
+#[cfg(unix)]
+pub fn check_seed_purge(binary: &str, era: &str) {
+    let Some(python) = python() else { return };
+    let root = std::env::temp_dir().join(format!("elicit-seed-purge-{era}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let repo = crate::servers::purge::create_samples(&root).expect("sample logs");
+    let root_arg = root.display().to_string();
+    let out = drive_script(
+        &python,
+        "purge_client.py",
+        era,
+        &[binary, "--root", &root_arg],
+    );
+    let mut left: Vec<String> = std::fs::read_dir(&repo)
+        .expect("the repository")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    left.sort();
+    let _ = std::fs::remove_dir_all(&root);
+    assert_eq!(
+        out["text"],
+        "[DELETED] demo-repo/logs (older than 90d), 3 objects, approved by ops@example.com, retention=90d",
+        "{era}: {out}"
+    );
+    assert_eq!(
+        left,
+        ["app-003d.log", "app-020d.log", "app-045d.log"],
+        "{era}: {out}"
+    );
+    let schema = &out["asked"][0]["schema"]["properties"]["retention_days"];
+    assert_eq!(schema["default"], 90, "{era}: {out}");
+    assert_eq!(schema["minimum"], 90, "{era}: {out}");
 }
 
 /// The elicitation glue of the server whose `source` this is, named `name`, stays at

@@ -913,13 +913,13 @@ fn every_problem_is_reported_at_once() {
     assert!(!v.errors().is_empty());
     assert_eq!(v.errors()[1].label, "Contact");
     // The purge example's message, as a user would be shown it.
-    let bad = json!({"confirm": "yes", "approver": "not an address", "retention_days": 999});
+    let bad = json!({"confirm": "yes", "approver": "not an address", "retention_days": 9999});
     assert_eq!(
         PurgeApproval::from_content(Some(&bad))
             .unwrap_err()
             .to_string(),
         "I understand the logs are deleted for good: expected true or false, got text; \
-         Approver's e-mail: not an e-mail address; Retention days: must be at most 365"
+         Approver's e-mail: not an e-mail address; Retention days: must be at most 3650"
     );
 }
 

@@ -300,7 +300,50 @@ async fn purge_deletes_only_after_a_ticked_accept() {
         assert!(asked[0]["message"].as_str().unwrap().contains("3 objects"));
         let properties = &asked[0]["requestedSchema"]["properties"];
         assert_eq!(properties["approver"]["format"], "email");
-        assert_eq!(properties["retention_days"]["maximum"], 365);
+        assert_eq!(properties["retention_days"]["maximum"], 3650);
+        // The call's days are the least retention offered (and, from 2025-11-25, the default).
+        assert_eq!(properties["retention_days"]["minimum"], 90);
+        if era != Era::V0618 {
+            assert_eq!(properties["retention_days"]["default"], 90);
+        }
+    }
+}
+
+/// Seed 002's story: `purge_old_logs(repo, days=90, dry_run=false)`; the person ticks the
+/// box, types the approver's e-mail, keeps the form's defaults and submits: the tool
+/// deletes exactly the listed old files, in every era.
+#[tokio::test]
+async fn the_seeds_purge_with_the_forms_defaults_deletes() {
+    for era in ALL_ERAS {
+        let logs = Logs::new(&format!("seed-{era:?}"));
+        let keep_defaults = json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com"}});
+        let (result, client) = purge(
+            &logs,
+            era,
+            json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
+            vec![keep_defaults],
+        )
+        .await;
+        assert_eq!(
+            result.unwrap(),
+            "[DELETED] demo-repo/logs (older than 90d), 3 objects, approved by ops@example.com, retention=90d",
+            "{era:?}"
+        );
+        let message = client.messages()[0].clone();
+        assert!(
+            message.contains("app-100d.log, app-200d.log, app-400d.log"),
+            "{message}"
+        );
+        let mut left: Vec<String> = std::fs::read_dir(logs.0.join("demo-repo"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["app-003d.log", "app-020d.log", "app-045d.log"],
+            "{era:?}"
+        );
     }
 }
 
@@ -327,7 +370,7 @@ async fn purge_blocked_and_cancelled_delete_nothing() {
 async fn purge_invalid_approval_is_asked_again() {
     for era in ALL_ERAS {
         let logs = Logs::new(&format!("invalid-{era:?}"));
-        let bad = json!({"action": "accept", "content": {"confirm": true, "approver": "not-an-email", "retention_days": 999}});
+        let bad = json!({"action": "accept", "content": {"confirm": true, "approver": "not-an-email", "retention_days": 5}});
         let good = json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com"}});
         let (result, client) = purge(
             &logs,
@@ -336,10 +379,10 @@ async fn purge_invalid_approval_is_asked_again() {
             vec![bad, good],
         )
         .await;
-        // The default retention (30 days) was filled in.
+        // The default retention (the call's 10 days) was filled in.
         assert_eq!(
             result.unwrap(),
-            "[DELETED] demo-repo/logs (older than 30d), 4 objects, approved by ops@example.com, retention=30d"
+            "[DELETED] demo-repo/logs (older than 10d), 5 objects, approved by ops@example.com, retention=10d"
         );
         let messages = client.messages();
         assert!(
@@ -1234,7 +1277,9 @@ async fn a_question_that_changed_between_rounds_is_asked_again() {
 async fn a_shorter_retention_never_widens_the_purge() {
     for era in ALL_ERAS {
         let logs = Logs::new(&format!("retention-{era:?}"));
-        let (result, _) = purge(
+        // 30 days would widen the purge: the form refuses it and asks again; the script
+        // then dismisses the form.
+        let (result, client) = purge(
             &logs,
             era,
             json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
@@ -1243,8 +1288,14 @@ async fn a_shorter_retention_never_widens_the_purge() {
         .await;
         assert_eq!(
             result.unwrap(),
-            "[BLOCKED] retention of 30d is shorter than the 90d approved for; nothing deleted",
+            "[CANCELLED] user dismissed the dialog",
             "{era:?}"
+        );
+        let messages = client.messages();
+        assert!(
+            messages[1].contains("Retention days") && messages[1].contains("90"),
+            "{}",
+            messages[1]
         );
         assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
     }

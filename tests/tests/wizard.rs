@@ -853,3 +853,82 @@ fn changes_on_top_of_a_prepared_form_are_kept() {
     assert!(!std::ptr::eq(again.form(), built.form()));
     assert!(again.form().field("seat").is_some_and(|f| !f.required));
 }
+
+/// `Prepared::range` tightens a number field's bounds for one question, never widens
+/// them, takes only number fields, and a default must lie inside; the schema and the
+/// validation of the answer follow the tightened bounds.
+#[test]
+fn a_range_tightens_a_number_field_and_is_checked() {
+    use elicit_core::Elicit;
+    use elicit_core::wizard::Prepared;
+    use elicit_examples::forms::PurgeApproval;
+
+    let form = PurgeApproval::form();
+    let built = Prepared::new()
+        .range("retention_days", 90, 3650)
+        .default_value("retention_days", 90)
+        .build(form)
+        .unwrap();
+    let schema = serde_json::to_value(
+        built
+            .form()
+            .requested_schema(Revision::V2025_11_25)
+            .unwrap(),
+    )
+    .unwrap();
+    let days = &schema["properties"]["retention_days"];
+    assert_eq!(
+        (days["minimum"].clone(), days["maximum"].clone()),
+        (json!(90), json!(3650))
+    );
+    assert_eq!(days["default"], 90);
+    // An answer below the call's days is refused by the form as asked.
+    let strict = elicit_core::Strictness::Strict;
+    let short = json!({"confirm": true, "approver": "a@example.com", "retention_days": 30});
+    let error = built
+        .form()
+        .validate(Some(&short), strict)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("Retention days") && error.contains("90"),
+        "{error}"
+    );
+    // Kept as offered: the call's days fill the field.
+    let kept = json!({"confirm": true, "approver": "a@example.com"});
+    let read = built.form().validate(Some(&kept), strict).unwrap();
+    assert_eq!(read["retention_days"], 90);
+
+    for (prepared, expected) in [
+        (
+            Prepared::new().range("retention_days", 0, 30),
+            "not within the form's own 1..=3650",
+        ),
+        (
+            Prepared::new().range("retention_days", 10, 5000),
+            "not within the form's own 1..=3650",
+        ),
+        (
+            Prepared::new().range("retention_days", 40, 30),
+            "greater than the maximum",
+        ),
+        (
+            Prepared::new().range("retention_days", 1.5, 30),
+            "whole number",
+        ),
+        (Prepared::new().range("approver", 1, 30), "not a number"),
+        (
+            Prepared::new().range("missing", 1, 30),
+            "no field `missing`",
+        ),
+        (
+            Prepared::new()
+                .range("retention_days", 90, 365)
+                .default_value("retention_days", 30),
+            "outside the field's bounds",
+        ),
+    ] {
+        let error = prepared.build(form).unwrap_err().to_string();
+        assert!(error.contains(expected), "{expected}: {error}");
+    }
+}

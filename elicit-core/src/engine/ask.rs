@@ -12,9 +12,9 @@ use crate::answer::{
     Action, AnswerError, Confirm, Elicit, Elicitation, Strictness, read, read_valid, split_result,
     split_result_owned,
 };
-use crate::form::Form;
+use crate::form::{Form, FormError};
 use crate::seal::random_id;
-use crate::wizard::{Flow, Outcome, Poll, Wizard, WizardState};
+use crate::wizard::{Flow, Outcome, Poll, Prepared, Wizard, WizardState};
 
 /// One question of a batch ([`Call::inputs`]), under the key it has in `inputRequests`
 /// on 2026-07-28. A form built at run time (a [`Form`]) is asked as
@@ -188,14 +188,32 @@ impl Call {
         }
     }
 
-    /// Asks the form `T` with `message`; an invalid answer is asked again with the
-    /// problems above the message, up to the attempts of the [`Settings`](super::Settings).
+    /// Asks the form `T`; an invalid answer is asked again with the problems above the
+    /// message, up to the attempts of the [`Settings`](super::Settings).
+    ///
+    /// `question` is the message (a `&str` or `String`), or a [`Prepared`] with the
+    /// message and this call's changes to the form: defaults, tighter bounds and choices
+    /// taken from the call (`Prepared::new().message(m).default_value("days", days)`).
+    /// The changes are checked against the form's own rules (a bound is tightened, never
+    /// widened; a default lies within the bounds; choices are among an enum's variants);
+    /// changes that do not fit are [`AskError::Schema`], before anything is sent. The
+    /// answer is validated against the form as asked.
     pub async fn ask<T: Elicit>(
         &mut self,
         to: &impl Transport,
-        message: &str,
+        question: impl Into<Prepared>,
     ) -> Result<Elicitation<T>, Halt> {
-        self.ask_form(to, None, message, T::form(), read::<T>).await
+        let (message, mut changes) = question.into().split_message();
+        let message = message.unwrap_or_default();
+        if changes.saves_nothing() {
+            return self
+                .ask_form(to, None, &message, T::form(), read::<T>)
+                .await;
+        }
+        let form = changes
+            .apply(T::form())
+            .map_err(|e| AskError::Schema(FormError::new(e)))?;
+        self.ask_form(to, None, &message, &form, read::<T>).await
     }
 
     /// Asks a yes/no question with the ready-made [`Confirm`] form: `Accept(true)` only

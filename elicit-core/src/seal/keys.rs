@@ -181,12 +181,6 @@ fn duplicate_id(id: &str) -> SealError {
     SealError::Key(format!("key id {id:?} is used twice"))
 }
 
-fn missing_env(var: &str) -> SealError {
-    SealError::Key(format!(
-        "the environment variable {var} is not set (or not Unicode)"
-    ))
-}
-
 /// The current sealing key and the previous keys that still open tokens.
 ///
 /// The text form is described in the [module docs](super#keys-and-rotation).
@@ -223,13 +217,6 @@ impl Keyring {
         }
         self.keys.push((id, key.usable()?));
         Ok(self)
-    }
-
-    /// Reads the keyring from the environment variable `var`, in the text form of the
-    /// [module docs](super#keys-and-rotation), such as
-    /// `ELICIT_KEYS=k2:BASE64KEY,k1:BASE64KEY`.
-    pub fn from_env(var: &str) -> Result<Keyring, SealError> {
-        std::env::var(var).map_err(|_| missing_env(var))?.parse()
     }
 
     /// The keyring in its text form, current key first. It holds the keys: treat it as

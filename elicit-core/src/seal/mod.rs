@@ -65,7 +65,7 @@
 //! key, keep the old one as previous for as long as tokens live (the TTL, 15 minutes
 //! by default), then drop it. Replicas behind a load balancer share the keyring.
 //!
-//! The text form (an environment variable, see [`Keyring::from_env`], or a key file)
+//! The text form (an environment variable or a key file, read with `str::parse`)
 //! lists `id:key` pairs separated by commas or newlines, **current first**. An id is 1
 //! to 16 of `A-Z a-z 0-9 _ -`; a key is 32 bytes in base64 (URL-safe or standard,
 //! padded or not) or 64 hex digits. Blank entries and lines starting with `#` are

@@ -42,6 +42,9 @@ pub struct Prepared {
     options: Offers,
     #[serde(default)]
     defaults: Vec<(Cow<'static, str>, Value)>,
+    /// Per number field, the tighter bounds `[minimum, maximum]`.
+    #[serde(default)]
+    ranges: Vec<(Cow<'static, str>, Value, Value)>,
     /// The form these changes are built into, shared; the changes themselves are
     /// then kept there and the fields above are empty.
     #[serde(skip)]
@@ -54,6 +57,7 @@ impl PartialEq for Prepared {
         self.message == other.message
             && self.options == other.options
             && self.defaults == other.defaults
+            && self.ranges == other.ranges
             && match (&self.built, &other.built) {
                 (None, None) => true,
                 (Some(a), Some(b)) => Arc::ptr_eq(&a.0, &b.0),
@@ -139,7 +143,7 @@ impl From<&PreparedForm> for Prepared {
 /// (shared by the step's requests and its answer, and by every flow offering the
 /// same [`PreparedForm`]).
 #[derive(Clone, Debug)]
-pub(super) enum StepForm {
+pub(crate) enum StepForm {
     Static(&'static Form),
     Built(PreparedForm),
 }
@@ -196,6 +200,7 @@ impl Prepared {
             })
             .collect();
         self.defaults = built.changes.defaults.clone();
+        self.ranges = built.changes.ranges.clone();
     }
 
     /// No changes.
@@ -258,6 +263,41 @@ impl Prepared {
         self
     }
 
+    /// Narrows the bounds of the number field `field` to `minimum..=maximum` for this
+    /// question: both must lie within the bounds the form declares (a form's bounds are
+    /// tightened at run time, never widened), and a default outside the new bounds is
+    /// refused. An integer field takes whole numbers.
+    ///
+    /// ```
+    /// use elicit_core::wizard::Prepared;
+    ///
+    /// // The call approved 90 days: no shorter retention is offered, 90 is the default.
+    /// let days = 90;
+    /// let prepared = Prepared::new()
+    ///     .range("retention_days", days, 3650)
+    ///     .default_value("retention_days", days);
+    /// # let _ = prepared;
+    /// ```
+    pub fn range(
+        mut self,
+        field: impl Into<Cow<'static, str>>,
+        minimum: impl Into<Value>,
+        maximum: impl Into<Value>,
+    ) -> Prepared {
+        self.unshare();
+        self.ranges
+            .push((field.into(), minimum.into(), maximum.into()));
+        self
+    }
+
+    /// The message, taken out, and the changes to the form that remain: a single
+    /// question (the engine's `Call::ask`) sends its message apart from its form.
+    pub(crate) fn split_message(mut self) -> (Option<String>, Prepared) {
+        self.unshare();
+        let message = self.message.take();
+        (message, self)
+    }
+
     /// The changes as the state saves them: these, or those the form they are built
     /// into was built from.
     fn changes(&self) -> &Prepared {
@@ -273,9 +313,12 @@ impl Prepared {
     }
 
     /// Whether the state saves no changes.
-    pub(super) fn saves_nothing(&self) -> bool {
+    pub(crate) fn saves_nothing(&self) -> bool {
         let changes = self.changes();
-        changes.message.is_none() && changes.options.is_empty() && changes.defaults.is_empty()
+        changes.message.is_none()
+            && changes.options.is_empty()
+            && changes.defaults.is_empty()
+            && changes.ranges.is_empty()
     }
 
     /// The choices offered, per field, as saved: from these changes, or from the form
@@ -300,6 +343,7 @@ impl Prepared {
         let (a, b) = (self.changes(), other.changes());
         a.message == b.message
             && a.defaults == b.defaults
+            && a.ranges == b.ranges
             && a.options.len() == b.options.len()
             && self
                 .offered()
@@ -311,7 +355,7 @@ impl Prepared {
     /// built into it (once: the changes then are that [`PreparedForm`], shared by the
     /// step's requests and its answer). When the changes are refused they stay here,
     /// as they were.
-    pub(super) fn apply(&mut self, base: &'static Form) -> Result<StepForm, String> {
+    pub(crate) fn apply(&mut self, base: &'static Form) -> Result<StepForm, String> {
         if let Some(built) = &self.built {
             // Built once for this very form: shared as it is.
             let built_on = built.0.base;
@@ -332,7 +376,8 @@ impl Prepared {
     /// move into what is built, which keeps the only copy of them (the state writes
     /// them out from there); when the changes are refused they stay here, as they were.
     fn build_into(&mut self, base: &'static Form) -> Result<PreparedForm, String> {
-        let form = if self.options.is_empty() && self.defaults.is_empty() {
+        let form = if self.options.is_empty() && self.defaults.is_empty() && self.ranges.is_empty()
+        {
             Cow::Borrowed(base)
         } else {
             let mut fields = base.fields().to_vec();
@@ -421,6 +466,14 @@ impl Prepared {
                 _ => {}
             }
         }
+        for (name, minimum, maximum) in &self.ranges {
+            let field = fields
+                .iter_mut()
+                .find(|f| f.name == *name)
+                .ok_or_else(|| format!("the form has no field `{name}` to set a range for"))?;
+            narrow_range(&mut field.kind, minimum, maximum)
+                .map_err(|why| format!("the range for `{name}`: {why}"))?;
+        }
         for (name, value) in &self.defaults {
             let field = fields
                 .iter_mut()
@@ -486,6 +539,26 @@ fn narrow(name: &str, variants: &[Choice], offered: &mut Choices) -> Result<Vec<
         .collect())
 }
 
+/// A question's message, with no other change (what the engine's `Call::ask` takes
+/// most often).
+impl From<&str> for Prepared {
+    fn from(message: &str) -> Prepared {
+        Prepared::new().message(message)
+    }
+}
+
+impl From<&String> for Prepared {
+    fn from(message: &String) -> Prepared {
+        Prepared::new().message(message.as_str())
+    }
+}
+
+impl From<String> for Prepared {
+    fn from(message: String) -> Prepared {
+        Prepared::new().message(message)
+    }
+}
+
 impl Serialize for Prepared {
     /// Written as the state saves it (the offered choices as `[value, title]` pairs).
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -493,7 +566,8 @@ impl Serialize for Prepared {
         let changes = self.changes();
         let len = usize::from(changes.message.is_some())
             + usize::from(!changes.options.is_empty())
-            + usize::from(!changes.defaults.is_empty());
+            + usize::from(!changes.defaults.is_empty())
+            + usize::from(!changes.ranges.is_empty());
         let mut map = serializer.serialize_map(Some(len))?;
         if let Some(message) = &changes.message {
             map.serialize_entry("message", message)?;
@@ -506,6 +580,9 @@ impl Serialize for Prepared {
         }
         if !changes.defaults.is_empty() {
             map.serialize_entry("defaults", &changes.defaults)?;
+        }
+        if !changes.ranges.is_empty() {
+            map.serialize_entry("ranges", &changes.ranges)?;
         }
         map.end()
     }
@@ -581,6 +658,71 @@ mod offered {
             serializer.collect_seq(self.0.clone())
         }
     }
+}
+
+/// Narrows a number field's bounds to `minimum..=maximum`, within those it declares.
+fn narrow_range(kind: &mut FieldKind, minimum: &Value, maximum: &Value) -> Result<(), String> {
+    match kind {
+        FieldKind::Integer {
+            minimum: lo,
+            maximum: hi,
+            range,
+            ..
+        } => {
+            let whole = |v: &Value, which: &str| {
+                v.as_i64()
+                    .map(i128::from)
+                    .or_else(|| v.as_u64().map(i128::from))
+                    .ok_or_else(|| format!("the {which} must be a whole number, not {v}"))
+            };
+            let (new_lo, new_hi) = (whole(minimum, "minimum")?, whole(maximum, "maximum")?);
+            let (own_lo, own_hi) = (
+                lo.unwrap_or(range.0).max(range.0),
+                hi.unwrap_or(range.1).min(range.1),
+            );
+            if new_lo < own_lo || new_hi > own_hi {
+                return Err(format!(
+                    "{new_lo}..={new_hi} is not within the form's own {own_lo}..={own_hi}"
+                ));
+            }
+            if new_lo > new_hi {
+                return Err(format!(
+                    "the minimum {new_lo} is greater than the maximum {new_hi}"
+                ));
+            }
+            *lo = Some(new_lo);
+            *hi = Some(new_hi);
+            *range = (new_lo, new_hi);
+        }
+        FieldKind::Number {
+            minimum: lo,
+            maximum: hi,
+            ..
+        } => {
+            let number = |v: &Value, which: &str| {
+                v.as_f64()
+                    .filter(|n| n.is_finite())
+                    .ok_or_else(|| format!("the {which} must be a finite number, not {v}"))
+            };
+            let (new_lo, new_hi) = (number(minimum, "minimum")?, number(maximum, "maximum")?);
+            if lo.is_some_and(|own| new_lo < own) || hi.is_some_and(|own| new_hi > own) {
+                return Err(format!(
+                    "{new_lo}..={new_hi} is not within the form's own bounds ({}..={})",
+                    lo.map_or("none".to_owned(), |v| v.to_string()),
+                    hi.map_or("none".to_owned(), |v| v.to_string())
+                ));
+            }
+            if new_lo > new_hi {
+                return Err(format!(
+                    "the minimum {new_lo} is greater than the maximum {new_hi}"
+                ));
+            }
+            *lo = Some(new_lo);
+            *hi = Some(new_hi);
+        }
+        _ => return Err("the field is not a number".into()),
+    }
+    Ok(())
 }
 
 fn set_default(kind: &mut FieldKind, value: &Value) -> Result<(), &'static str> {

@@ -7,8 +7,8 @@
 //! all of them) and names the directory they are in by its identity (device and inode),
 //! so on 2026-07-28 a list or a directory that changed between rounds changes the
 //! question, which is then asked again; what is deleted is that list, re-checked file
-//! by file, narrowed by a longer retention and never widened (a retention shorter than
-//! `days` is refused).
+//! by file, narrowed by a longer retention and never widened (the form offers the call's
+//! `days` as the default and the least retention).
 //!
 //! Files are reached through directory handles, never through paths: the repository is
 //! opened inside the root without following a link (a symlinked repository is refused),
@@ -27,6 +27,7 @@ use std::time::{Duration, SystemTime};
 use rustix::fs::{AtFlags, Mode, OFlags};
 
 use elicit_core::Elicitation;
+use elicit_core::wizard::Prepared;
 use elicit_rmcp::{Asked, Elicitor, Session, Tools};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -176,16 +177,19 @@ impl PurgeServer {
         );
         let approved = repo.id;
         drop(repo);
-        Ok(match s.ask::<PurgeApproval>(&message).await? {
+        // The form as the call shaped it: the call's days are the default retention
+        // and the least one (a longer retention narrows the purge; a shorter one would
+        // widen it and is refused by the form).
+        let approval = Prepared::new()
+            .message(message)
+            .range("retention_days", args.days, 3650)
+            .default_value("retention_days", args.days);
+        Ok(match s.ask::<PurgeApproval>(approval).await? {
             Elicitation::Decline => text("[BLOCKED] user declined; nothing deleted"),
             Elicitation::Cancel => text("[CANCELLED] user dismissed the dialog"),
             Elicitation::Accept(a) if !a.confirm => {
                 text("[BLOCKED] confirmation checkbox not ticked; aborted")
             }
-            Elicitation::Accept(a) if u32::from(a.retention_days) < args.days => text(format!(
-                "[BLOCKED] retention of {}d is shorter than the {}d approved for; nothing deleted",
-                a.retention_days, args.days
-            )),
             Elicitation::Accept(a) => {
                 // The repository again, after the wait: it must be the very directory
                 // approved, not whatever now has its name.

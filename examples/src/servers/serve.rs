@@ -11,7 +11,7 @@ use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 /// The environment variable holding the keys that seal MRTR state (see
-/// [`Keyring::from_env`] for the format). Replicas that share it can take each other's
+/// the `elicit_core::seal` docs for the format). Replicas that share it can take each other's
 /// rounds.
 pub const KEYS_ENV: &str = "ELICIT_KEYS";
 
@@ -34,7 +34,10 @@ pub fn keyring(key_file: Option<&std::path::Path>) -> Result<Keyring, String> {
             .parse::<Keyring>()
             .map_err(|e| format!("bad key file {}: {e}", path.display()))?
     } else if std::env::var_os(KEYS_ENV).is_some() {
-        Keyring::from_env(KEYS_ENV).map_err(|e| format!("bad {KEYS_ENV}: {e}"))?
+        std::env::var(KEYS_ENV)
+            .map_err(|_| format!("{KEYS_ENV} is not Unicode"))?
+            .parse::<Keyring>()
+            .map_err(|e| format!("bad {KEYS_ENV}: {e}"))?
     } else {
         Keyring::generate()
     };
