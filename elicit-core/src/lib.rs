@@ -104,3 +104,9 @@ pub struct WizardsDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/any-server.md")]
 pub struct AnyServerDoctests;
+
+/// The examples of `docs/client-profiles.md`, compiled as doctests (with the `seal`
+/// feature, which the engine needs).
+#[cfg(all(doctest, feature = "seal"))]
+#[doc = include_str!("../../docs/client-profiles.md")]
+pub struct ClientProfilesDoctests;

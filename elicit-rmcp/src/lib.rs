@@ -305,7 +305,9 @@ impl Elicitor {
             .as_ref()
             .and_then(|c| serde_json::to_value(c).ok())
             .unwrap_or(Value::Null);
-        let client = Client::new(revision, &declared);
+        let mut client = Client::new(revision, &declared);
+        // Its profile in the engine's `client_profiles` (what it renders of a form).
+        client.name = ctx.client_info().map(|info| info.name);
         let call = match (revision, binding) {
             _ if task.is_some() => self.engine.push(client).into_task(),
             (Some(r), Some(binding)) if Revision::is_stateless(r) => self
@@ -515,7 +517,7 @@ impl QuestionCache {
 /// rmcp's typed input request for `request`, read from its JSON text (rmcp's schema
 /// type keeps the order of the properties it reads).
 fn input_request(request: &Request) -> Result<InputRequest, McpError> {
-    let envelope = request.to_json();
+    let envelope = request.to_string();
     let read = match request.method.as_str() {
         // The variant is known from the method: no trial of each in turn.
         "elicitation/create" => serde_json::from_str(&envelope).map(InputRequest::Elicitation),

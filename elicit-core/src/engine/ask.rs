@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::profile::{self, Renders};
 use super::state::{Params, Pending, batch_digest, form_digest, question_digest};
 use super::{AskError, Call, Channel, Halt, Request, RpcError, Transport, replay_error};
 use crate::answer::{
@@ -141,6 +142,84 @@ fn attempt_key(key: &str, attempt: u32) -> String {
     }
 }
 
+/// What an accept that answers nothing of a form with required fields is, once the
+/// form was asked again brought down to text, checkboxes and selects.
+const NOTHING_ANSWERED: &str = "the client accepted the form without answering any of its \
+     fields, also when asked with text fields only: it may be unable to show this form";
+
+/// A form as a client is asked it: level 0 as its profile shows it, level 1 brought
+/// down to text, checkboxes and selects (after an accept that answered nothing).
+struct Shown<'f> {
+    form: &'f Form,
+    levels: [Option<Form>; 2],
+}
+
+impl<'f> Shown<'f> {
+    /// `form` for a client that renders `renders`; a form with no fields is refused
+    /// (clients show it as a form with nothing to submit).
+    fn new(form: &'f Form, renders: Renders) -> Result<Shown<'f>, AskError> {
+        if form.fields().is_empty() {
+            return Err(AskError::Schema(FormError::new(
+                "a form with no fields: clients show nothing to fill or submit; ask a yes/no \
+                 question with `confirm` instead"
+                    .into(),
+            )));
+        }
+        let basic = Renders {
+            integer: false,
+            number: false,
+            multi_select: false,
+            ..renders
+        };
+        let first = profile::adapt(form, renders);
+        let text = if basic == renders {
+            None
+        } else {
+            profile::adapt(form, basic)
+        };
+        // Only a level that changes something more is a level.
+        let text = match (&first, text) {
+            (Some(a), Some(b)) if *a == b => None,
+            (_, text) => text,
+        };
+        Ok(Shown {
+            form,
+            levels: [first, text],
+        })
+    }
+
+    /// `form` as it is, at every level.
+    fn plain(form: &'f Form) -> Shown<'f> {
+        Shown {
+            form,
+            levels: [None, None],
+        }
+    }
+
+    /// The form as asked at `level` (a level with no changes of its own asks the one
+    /// before it).
+    fn at(&self, level: usize) -> &Form {
+        match level {
+            0 => self.levels[0].as_ref().unwrap_or(self.form),
+            _ => self.levels[1].as_ref().unwrap_or_else(|| self.at(0)),
+        }
+    }
+
+    /// The last level there is.
+    fn last_level(&self) -> usize {
+        usize::from(self.levels[1].is_some())
+    }
+
+    /// A client's result to the form asked at `level`, read back into the form's own
+    /// kinds.
+    fn restore(&self, level: usize, result: Value) -> Value {
+        match level.min(1) {
+            0 if self.levels[0].is_none() => result,
+            _ => profile::restore(self.form, self.at(level), result),
+        }
+    }
+}
+
 /// A question pushed or asked in a task.
 fn request(key: String, method: &str, params: Params) -> Request {
     Request {
@@ -235,25 +314,38 @@ impl Call {
         }))
     }
 
-    /// Asks on the push or task channel until a valid answer or the attempts run out.
+    /// Asks on the push or task channel until a valid answer or the attempts run out:
+    /// as the client's profile shows the form, and once more brought down to text,
+    /// checkboxes and selects when the client accepts it without answering anything.
     async fn send_form<R>(
         &self,
         to: &impl Transport,
         key: &str,
-        form: &Form,
-        params: &(dyn Fn(Option<&str>) -> Params + Sync),
+        shown: &Shown<'_>,
+        params: &(dyn Fn(usize, Option<&str>) -> Params + Sync),
         read: Reader<R>,
     ) -> Result<Elicitation<R>, Halt> {
         let mut problem: Option<String> = None;
         let mut failed = 0;
+        let mut level = 0;
         loop {
-            let sent = request(
-                attempt_key(key, failed),
-                "elicitation/create",
-                params(problem.as_deref()),
-            );
+            let key = match level {
+                0 => attempt_key(key, failed),
+                _ => format!("{}.text", attempt_key(key, failed)),
+            };
+            let sent = request(key, "elicitation/create", params(level, problem.as_deref()));
             let result = to.send(sent).await?;
-            match self.check(form, &result, read) {
+            if profile::empty_accept(shown.form, &result) {
+                if level < shown.last_level() {
+                    level += 1;
+                    continue;
+                }
+                if level > 0 {
+                    return Err(AskError::Answer(AnswerError::Malformed(NOTHING_ANSWERED)).into());
+                }
+            }
+            let result = shown.restore(level, result);
+            match self.check(shown.form, &result, read) {
                 Ok(answer) => return Ok(answer),
                 Err(AnswerError::Invalid(e)) if failed + 1 < self.settings.attempts => {
                     failed += 1;
@@ -275,55 +367,88 @@ impl Call {
         self.redeem().await?;
         let index = self.next_index();
         let revision = self.require("form")?;
-        let schema = form.requested_schema(revision).map_err(AskError::Schema)?;
-        let params = |problem: Option<&str>| Params::form(message, problem, &schema);
+        let shown = Shown::new(form, self.renders)?;
+        let schemas = [
+            shown.at(0).requested_schema(revision),
+            shown.at(1).requested_schema(revision),
+        ];
+        let [Ok(schema), Ok(text_schema)] = schemas else {
+            let [a, b] = schemas;
+            return Err(AskError::Schema(
+                a.and(b)
+                    .err()
+                    .unwrap_or_else(|| FormError::new("the form cannot be written".into())),
+            )
+            .into());
+        };
+        let params = |level: usize, problem: Option<&str>| match level {
+            0 => Params::form(message, problem, &schema),
+            _ => Params::form(message, problem, &text_schema),
+        };
         if self.channel != Channel::Rounds {
             let key = match key {
                 Some(key) => key.to_owned(),
                 None => format!("ask{index}"),
             };
-            return self.send_form(to, &key, form, &params, read).await;
+            return self.send_form(to, &key, &shown, &params, read).await;
         }
         // Rounds: the answer, if this question was asked, is in this retry's
         // inputResponses.
-        let first = params(None);
+        let first = params(0, None);
         let digest = question_digest("elicitation/create", &first);
         if let Some(logged) = self.logged(index, &digest) {
             return self.check(form, &logged, read).map_err(replay_error);
         }
-        let (mut failed, mut problem) = match self.pending(index) {
-            Some(p) if p.asked.values().any(|d| *d == digest) => (p.failed, p.problem.clone()),
-            _ => (0, None),
+        let (mut failed, mut problem, mut level) = match self.pending(index) {
+            Some(p) if p.asked.values().any(|d| *d == digest) => {
+                (p.failed, p.problem.clone(), usize::from(p.text))
+            }
+            _ => (0, None, 0),
         };
-        let key_for = |failed: u32| match key {
-            Some(k) => k.to_owned(),
-            None => format!("ask{index}.{failed}"),
+        let key_for = |failed: u32, level: usize| {
+            let key = match key {
+                Some(k) => k.to_owned(),
+                None => format!("ask{index}.{failed}"),
+            };
+            match level {
+                0 => key,
+                _ => format!("{key}.text"),
+            }
         };
-        if let Some(result) = self.response(index, &key_for(failed), &digest) {
-            match self.check(form, &result, valid_value) {
-                Ok(valid) => {
-                    let kept = result_value(valid.action(), valid.accepted());
-                    let answer = self.check(form, &kept, read).map_err(AskError::Answer)?;
-                    self.log(kept, digest);
-                    return Ok(answer);
+        if let Some(result) = self.response(index, &key_for(failed, level), &digest) {
+            let empty = profile::empty_accept(form, &result);
+            if empty && level > 0 {
+                return Err(AskError::Answer(AnswerError::Malformed(NOTHING_ANSWERED)).into());
+            }
+            if empty && level < shown.last_level() {
+                level += 1;
+            } else {
+                let result = shown.restore(level, result);
+                match self.check(form, &result, valid_value) {
+                    Ok(valid) => {
+                        let kept = result_value(valid.action(), valid.accepted());
+                        let answer = self.check(form, &kept, read).map_err(AskError::Answer)?;
+                        self.log(kept, digest);
+                        return Ok(answer);
+                    }
+                    Err(AnswerError::Invalid(e)) if failed + 1 < self.settings.attempts => {
+                        failed += 1;
+                        problem = Some(e.to_string());
+                    }
+                    Err(e) => return Err(AskError::Answer(e).into()),
                 }
-                Err(AnswerError::Invalid(e)) if failed + 1 < self.settings.attempts => {
-                    failed += 1;
-                    problem = Some(e.to_string());
-                }
-                Err(e) => return Err(AskError::Answer(e).into()),
             }
         }
-        let (sent, sent_digest) = match &problem {
-            Some(problem) => {
-                let sent = params(Some(problem));
+        let (sent, sent_digest) = match (&problem, level) {
+            (None, 0) => (first, None),
+            (problem, level) => {
+                let sent = params(level, problem.as_deref());
                 let digest = question_digest("elicitation/create", &sent);
                 (sent, Some(digest))
             }
-            None => (first, None),
         };
         let asked = self.asked(
-            key_for(failed),
+            key_for(failed, level),
             digest,
             sent_digest,
             "elicitation/create",
@@ -333,6 +458,7 @@ impl Call {
             Pending {
                 failed,
                 problem,
+                text: level > 0,
                 ..Pending::new(index)
             },
             vec![asked],
@@ -530,10 +656,15 @@ impl Call {
                     .map(|(input, (method, params, schema))| async move {
                         Ok(match (input, schema) {
                             (Input::Form { key, message, form }, Some(schema)) => {
-                                let params =
-                                    |problem: Option<&str>| Params::form(message, problem, &schema);
-                                let answer =
-                                    this.send_form(to, key, form, &params, valid_value).await?;
+                                // Sent as the adapter wrote it: a batch's forms are not
+                                // brought down to the client's profile.
+                                let shown = Shown::plain(form);
+                                let params = |_: usize, problem: Option<&str>| {
+                                    Params::form(message, problem, &schema)
+                                };
+                                let answer = this
+                                    .send_form(to, key, &shown, &params, valid_value)
+                                    .await?;
                                 InputAnswer::Form(answer)
                             }
                             _ => InputAnswer::Value(

@@ -219,24 +219,19 @@ pub struct InputRequired {
     pub state: String,
 }
 
-impl InputRequired {
-    /// The whole result as JSON text, each question's params as written (a form's
-    /// fields in declaration order): `{"resultType": "input_required", "inputRequests":
-    /// {..}, "requestState": ".."}`.
-    pub fn to_json(&self) -> String {
-        let mut out = String::from(r#"{"resultType":"input_required","inputRequests":{"#);
+/// Writes the whole result as JSON text (`to_string()`), each question's params as
+/// written (a form's fields in declaration order): `{"resultType": "input_required",
+/// "inputRequests": {..}, "requestState": ".."}`.
+impl fmt::Display for InputRequired {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(r#"{"resultType":"input_required","inputRequests":{"#)?;
         for (i, r) in self.requests.iter().enumerate() {
             if i > 0 {
-                out.push(',');
+                f.write_str(",")?;
             }
-            out.push_str(&json_string(&r.key));
-            out.push(':');
-            out.push_str(&r.to_json());
+            write!(f, "{}:{r}", json_string(&r.key))?;
         }
-        out.push_str(r#"},"requestState":"#);
-        out.push_str(&json_string(&self.state));
-        out.push('}');
-        out
+        write!(f, r#"}},"requestState":{}}}"#, json_string(&self.state))
     }
 }
 

@@ -77,11 +77,13 @@ use crate::seal::{MemoryStore, RedeemStore, Redemption};
 
 mod ask;
 mod error;
+mod profile;
 mod state;
 
 pub use ask::{Input, InputAnswer};
 use error::json_string;
 pub use error::{AskError, Halt, InputRequired, RpcError};
+pub use profile::Renders;
 use state::{Pending, Saved, Unredeemed};
 
 /// The settings of an [`Engine`], each with its default.
@@ -106,6 +108,19 @@ pub struct Settings {
     /// How far ahead of this server's clock another replica's time of sealing may be
     /// (whole seconds): replicas' clocks differ a little, never by minutes. Default: 30 s.
     pub clock_skew: Duration,
+    /// What each known client renders of a form, by its `clientInfo.name` (compared
+    /// without regard to case; see [`Client::name`]): a field kind a client lacks is asked
+    /// as one it has, and the answer read back and validated by the field's own rules.
+    /// Default: the clients known to lack something (Codex CLI `codex-mcp-client`: no
+    /// number, integer or multi-select fields; GitHub Copilot CLI
+    /// `github-copilot-developer`: selects only as titled `oneOf`; Goose `goose`: no
+    /// titled selects or multi-selects), sources in docs/client-profiles.md. Add or replace
+    /// entries for clients of your own; an unlisted client renders everything.
+    ///
+    /// Whatever the profile, a client that accepts a form with required fields without
+    /// answering any of them is asked it once more with text, checkboxes and selects
+    /// only, and then the question fails with a clear error rather than asking forever.
+    pub client_profiles: Vec<(String, Renders)>,
 }
 
 impl Default for Settings {
@@ -117,6 +132,7 @@ impl Default for Settings {
             first_round_answers: false,
             state_ttl: crate::seal::DEFAULT_TTL,
             clock_skew: crate::seal::CLOCK_SKEW,
+            client_profiles: profile::known_profiles(),
         }
     }
 }
@@ -128,7 +144,7 @@ impl Default for Settings {
 pub struct Engine {
     keyring: Arc<Keyring>,
     store: Arc<dyn RedeemStore>,
-    settings: Settings,
+    settings: Arc<Settings>,
 }
 
 impl fmt::Debug for Engine {
@@ -147,7 +163,7 @@ impl Engine {
         Engine {
             keyring: Arc::new(keyring),
             store: Arc::new(MemoryStore::default()),
-            settings: Settings::default(),
+            settings: Arc::new(Settings::default()),
         }
     }
 
@@ -161,7 +177,7 @@ impl Engine {
 
     /// The settings, to change them in place (`engine.settings_mut().attempts = 5`).
     pub fn settings_mut(&mut self) -> &mut Settings {
-        &mut self.settings
+        Arc::make_mut(&mut self.settings)
     }
 
     /// A call whose questions are pushed: 2025-06-18 and 2025-11-25, where the server
@@ -256,7 +272,11 @@ impl Engine {
             return Ok(self.push(handshake.clone()));
         };
         let declared = &meta["io.modelcontextprotocol/clientCapabilities"];
-        let client = Client::new(Some(revision), declared);
+        let mut client = Client::new(Some(revision), declared);
+        client.name = match meta["io.modelcontextprotocol/clientInfo"]["name"].as_str() {
+            Some(name) => Some(name.to_owned()),
+            None => handshake.name.clone(),
+        };
         if !revision.is_stateless() {
             return Ok(self.push(client));
         }
@@ -274,8 +294,19 @@ impl Engine {
             Some(r) => r.saved.call.clone(),
             None => random_id(),
         };
+        let renders = client
+            .name
+            .as_deref()
+            .map_or_else(Renders::default, |name| {
+                self.settings
+                    .client_profiles
+                    .iter()
+                    .find(|(known, _)| known.eq_ignore_ascii_case(name))
+                    .map_or_else(Renders::default, |(_, renders)| *renders)
+            });
         Call {
             client,
+            renders,
             channel,
             settings: self.settings.clone(),
             cursor: 0,
@@ -311,6 +342,11 @@ pub enum Channel {
 pub struct Client {
     /// The negotiated revision, when it is one elicitation knows.
     pub revision: Option<Revision>,
+    /// The client's `clientInfo.name` (at `initialize`, or in each request's `_meta` on
+    /// 2026-07-28), when the adapter knows it: the key of its profile in
+    /// [`Settings::client_profiles`]. [`Client::new`] leaves it `None`; an adapter sets
+    /// it (`client.name = Some(name)`), and [`Engine::open`] reads it from `_meta`.
+    pub name: Option<String>,
     elicitation: bool,
     form: bool,
     url: bool,
@@ -327,6 +363,7 @@ impl Client {
         let has = |key: &str| elicitation.is_some_and(|e| e.get(key).is_some());
         Client {
             revision,
+            name: None,
             elicitation: elicitation.is_some(),
             form: has("form"),
             url: has("url"),
@@ -377,10 +414,11 @@ pub struct Request {
     pub(crate) pin: String,
 }
 
-impl Request {
-    /// The request as JSON text: `{"method": .., "params": ..}`.
-    pub fn to_json(&self) -> String {
-        format!(
+/// Writes the request as JSON text (`to_string()`): `{"method": .., "params": ..}`.
+impl fmt::Display for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
             r#"{{"method":{},"params":{}}}"#,
             json_string(&self.method),
             self.params
@@ -424,8 +462,10 @@ struct Rounds {
 /// One tool (or prompt) call that may ask the user things: see the [module](self) docs.
 pub struct Call {
     client: Client,
+    /// What the client renders of a form (its profile).
+    renders: Renders,
     channel: Channel,
-    settings: Settings,
+    settings: Arc<Settings>,
     cursor: usize,
     call_id: String,
     rounds: Option<Rounds>,

@@ -42,6 +42,10 @@ pub(super) struct Pending {
     /// The last problem, shown above the form when asking again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) problem: Option<String>,
+    /// Whether the form is asked brought down to text, checkboxes and selects (the
+    /// client accepted it without answering anything).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(super) text: bool,
     /// A wizard's state between its steps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) wizard: Option<WizardState>,
@@ -65,6 +69,7 @@ impl Pending {
             index,
             failed: 0,
             problem: None,
+            text: false,
             wizard: None,
             answered: BTreeMap::new(),
             asked: BTreeMap::new(),

@@ -44,7 +44,9 @@ impl Transport for Stdio {
 
 /// What the client of an `initialize` (2025-06-18, 2025-11-25) declared.
 fn handshake(version: &str, params: &Value) -> Client {
-    Client::new(version.parse().ok(), &params["capabilities"])
+    let mut client = Client::new(version.parse().ok(), &params["capabilities"]);
+    client.name = params["clientInfo"]["name"].as_str().map(str::to_owned);
+    client
 }
 
 /// A `tools/call` of `book_tickets`: the wizard on the channel the client's revision takes.
@@ -61,7 +63,7 @@ async fn book(
         .await
     {
         Ok(outcome) => locked(cinema).book(outcome),
-        Err(halt) => return Ok(halt.into_result()?.to_json()),
+        Err(halt) => return Ok(halt.into_result()?.to_string()),
     };
     Ok(json!({"resultType": "complete", "content": [{"type": "text", "text": text}]}).to_string())
 }

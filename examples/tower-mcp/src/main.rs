@@ -97,7 +97,7 @@ async fn book(shop: Arc<Shop>, ctx: RequestContext) -> Reply {
 /// The `input_required` result of a round, each form field as elicit wrote it: tower-mcp's
 /// typed form schema drops what it does not model (a titled choice's `oneOf`).
 fn as_written(round: InputRequired) -> Reply {
-    let wrote: Value = serde_json::from_str(&round.to_json())?;
+    let wrote: Value = serde_json::from_str(&round.to_string())?;
     let mut reply: InputRequiredResult = serde_json::from_value(wrote.clone())?;
     for (key, asked) in reply.input_requests.iter_mut().flatten() {
         if let InputRequest::Elicit(ElicitRequestParams::Form(form)) = asked {

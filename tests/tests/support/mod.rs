@@ -37,6 +37,9 @@ pub enum Era {
 pub const ALL_ERAS: [Era; 3] = [Era::V0618, Era::V1125, Era::Mrtr];
 
 /// A client that answers elicitations from a script and records what it was asked.
+/// Answers a question from its params.
+type Answerer = Arc<dyn Fn(&Value) -> Value + Send + Sync>;
+
 #[derive(Clone)]
 pub struct Scripted {
     capabilities: Value,
@@ -46,6 +49,10 @@ pub struct Scripted {
     pub notified: Arc<Mutex<Vec<CustomNotification>>>,
     /// Runs when a question arrives, before it is answered (the person's side effects).
     before_answer: Option<Arc<dyn Fn() + Send + Sync>>,
+    /// The `clientInfo.name` it gives.
+    name: &'static str,
+    /// Answers each question from its params, once the scripted answers have run out.
+    answerer: Option<Answerer>,
 }
 
 impl Scripted {
@@ -60,7 +67,26 @@ impl Scripted {
             asked: Arc::default(),
             notified: Arc::default(),
             before_answer: None,
+            name: "scripted",
+            answerer: None,
         }
+    }
+
+    /// Gives `name` as its `clientInfo.name`.
+    #[allow(dead_code)] // Not every test crate that shares this module uses it.
+    pub fn named(mut self, name: &'static str) -> Scripted {
+        self.name = name;
+        self
+    }
+
+    /// Answers each question with `answer(params)` once the scripted answers ran out.
+    #[allow(dead_code)] // Not every test crate that shares this module uses it.
+    pub fn answering(
+        mut self,
+        answer: impl Fn(&Value) -> Value + Send + Sync + 'static,
+    ) -> Scripted {
+        self.answerer = Some(Arc::new(answer));
+        self
     }
 
     /// Runs `hook` whenever a question arrives, before it is answered.
@@ -92,7 +118,7 @@ impl ClientHandler for Scripted {
     fn get_info(&self) -> ClientConfig {
         let capabilities: ClientCapabilities =
             serde_json::from_value(self.capabilities.clone()).unwrap();
-        ClientConfig::new(capabilities, Implementation::new("scripted", "0.0.0"))
+        ClientConfig::new(capabilities, Implementation::new(self.name, "0.0.0"))
             .with_protocol_version(self.version.clone())
     }
 
@@ -108,11 +134,10 @@ impl ClientHandler for Scripted {
         if let Some(hook) = &self.before_answer {
             hook();
         }
-        let answer = self
-            .answers
-            .lock()
-            .unwrap()
-            .pop_front()
+        let params = serde_json::to_value(&request).unwrap();
+        let scripted = self.answers.lock().unwrap().pop_front();
+        let answer = scripted
+            .or_else(|| self.answerer.as_ref().map(|answer| answer(&params)))
             .unwrap_or_else(|| json!({"action": "cancel"}));
         serde_json::from_value(answer).map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
