@@ -64,6 +64,7 @@ pub trait FormField {
 
 macro_rules! integers {
     ($($t:ty => $announce_min:expr, $announce_max:expr;)*) => {$(
+        #[diagnostic::do_not_recommend]
         impl FormField for $t {
             const SHAPE: Shape = Shape::Integer {
                 min: <$t>::MIN as i128,
@@ -96,28 +97,36 @@ integers! {
     usize => true, false;
 }
 
+#[diagnostic::do_not_recommend]
 impl FormField for f64 {
     const SHAPE: Shape = Shape::Number { single: false };
 }
+#[diagnostic::do_not_recommend]
 impl FormField for f32 {
     const SHAPE: Shape = Shape::Number { single: true };
 }
+#[diagnostic::do_not_recommend]
 impl FormField for bool {
     const SHAPE: Shape = Shape::Boolean;
 }
+#[diagnostic::do_not_recommend]
 impl FormField for String {
     const SHAPE: Shape = Shape::Text;
 }
+#[diagnostic::do_not_recommend]
 impl<T: FormField> FormField for Option<T> {
     const SHAPE: Shape = T::SHAPE;
     const REQUIRED: bool = false;
 }
+#[diagnostic::do_not_recommend]
 impl<T: Options> FormField for Vec<T> {
     const SHAPE: Shape = Shape::MultiSelect(T::CHOICES);
 }
+#[diagnostic::do_not_recommend]
 impl<T: Options> FormField for std::collections::BTreeSet<T> {
     const SHAPE: Shape = Shape::MultiSelect(T::CHOICES);
 }
+#[diagnostic::do_not_recommend]
 impl<T: Options, S> FormField for std::collections::HashSet<T, S> {
     const SHAPE: Shape = Shape::MultiSelect(T::CHOICES);
 }

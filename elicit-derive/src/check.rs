@@ -107,7 +107,37 @@ pub fn rejected_shape(ty: &Type) -> Option<&'static str> {
     })
 }
 
+/// `Vec<String>` (or a set, or an `Option` of one), written as such: the list name and
+/// whether the item is text.
+pub fn list_of_text(ty: &Type) -> Option<&syn::Ident> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let Some(syn::GenericArgument::Type(item)) = args.args.first() else {
+        return None;
+    };
+    if last.ident == "Option" {
+        return list_of_text(item);
+    }
+    let is_list = ["Vec", "BTreeSet", "HashSet", "VecDeque"]
+        .iter()
+        .any(|l| last.ident == l);
+    let is_text = matches!(item, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "String" || s.ident == "str"));
+    (is_list && is_text).then_some(&last.ident)
+}
+
 fn field_type(cx: &mut Ctxt, ty: &Type) {
+    if let Some(list) = list_of_text(ty) {
+        cx.push(syn::Error::new_spanned(
+            ty,
+            format!(
+                "a list of text cannot be a form field: MCP forms hold no lists except a multi-select of known values. To let the user pick several of a known set, make the values a unit enum deriving `Elicit` and ask `{list}<ThatEnum>`; for a few free-text answers, ask several `String` fields (`tag1`, `tag2`, ...), or one `String` to split yourself (say \"separated by commas\" in its description)"
+            ),
+        ));
+        return;
+    }
     if let Some(what) = rejected_shape(ty) {
         cx.push(syn::Error::new_spanned(
             ty,

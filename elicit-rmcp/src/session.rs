@@ -10,8 +10,8 @@ use std::time::Duration;
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
     CallToolResponse, CallToolResult, CancelledNotificationParam, ClientCapabilities,
-    CustomNotification, CustomRequest, GetPromptResponse, GetPromptResult, ServerNotification,
-    ServerRequest,
+    CustomNotification, CustomRequest, GetPromptResponse, GetPromptResult,
+    ProgressNotificationParam, ProgressToken, ServerNotification, ServerRequest,
 };
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use ::rmcp::task_manager::{TaskContext, TaskExit};
@@ -52,6 +52,9 @@ struct Link {
     /// On the Tasks channel: the task the questions wait in.
     task: Option<TaskContext>,
     timeout: Option<Duration>,
+    /// While a pushed question waits: the call's `progressToken` and how often to send
+    /// `notifications/progress` for it.
+    progress: Option<(ProgressToken, Duration)>,
 }
 
 impl fmt::Debug for Session {
@@ -87,6 +90,10 @@ impl Session {
             }
         };
         let timeout = call.settings().timeout;
+        let progress = ctx
+            .meta
+            .get_progress_token()
+            .zip(call.settings().progress_interval);
         Session {
             call,
             link: Link {
@@ -94,6 +101,7 @@ impl Session {
                 call: context,
                 task,
                 timeout,
+                progress,
             },
             capabilities,
             questions,
@@ -465,6 +473,23 @@ impl Link {
     /// cancellation of this call, whichever comes first. A cancelled call withdraws its
     /// question (`notifications/cancelled` to the client): its result will be unused,
     /// so the form should not stay on the user's screen, and nothing more is asked.
+    /// Sends `notifications/progress` for the call's token every interval, for as long
+    /// as it is polled (never ends); without a token or an interval, only waits.
+    async fn keep_alive(&self) {
+        let Some((token, every)) = &self.progress else {
+            return std::future::pending().await;
+        };
+        let mut ticks = 0u32;
+        loop {
+            tokio::time::sleep(*every).await;
+            ticks = ticks.saturating_add(1);
+            let progress = ProgressNotificationParam::new(token.clone(), f64::from(ticks))
+                .with_message("waiting for the person to answer the form");
+            // Best effort: a client that cannot take it still gets its answer.
+            let _ = self.peer.notify_progress(progress).await;
+        }
+    }
+
     async fn push(&self, request: &Request) -> Result<Value, AskError> {
         let params: Value = serde_json::from_str(&request.params)
             .map_err(|e| AskError::Peer(format!("cannot write the request: {e}")))?;
@@ -480,9 +505,16 @@ impl Link {
             .await
             .map_err(peer_error)?;
         let id = handle.id.clone();
+        // Until the answer: the call's cancellation, and progress while the person types.
+        let stop = async {
+            tokio::select! {
+                () = self.call.ct.cancelled() => {}
+                () = self.keep_alive() => {}
+            }
+        };
         let answered = first_of(
             std::pin::pin!(handle.await_response()),
-            std::pin::pin!(self.call.ct.cancelled()),
+            std::pin::pin!(stop),
         )
         .await;
         let Some(response) = answered else {

@@ -273,6 +273,42 @@ fn allowed_host_lets_a_proxied_host_through() {
     assert_eq!(proxied.initialize(&[("Host", "other.example.com")]), 403);
 }
 
+/// A refused `Host` or `Origin` says which value was refused (made safe to show) and the
+/// option that allows it, so whoever runs the server behind a proxy can act on it.
+#[test]
+fn refusals_name_the_value_and_the_option_that_allows_it() {
+    let server = Server::start(HttpOptions::default());
+    let body_of = |headers: &[(&str, &str)]| {
+        let mut stream = server.connect();
+        stream
+            .write_all(initialize_request(headers, true).as_bytes())
+            .expect("send the request");
+        let mut response = String::new();
+        stream.read_to_string(&mut response).expect("the response");
+        assert_eq!(status_of(&response), 403, "{response}");
+        response
+            .split_once("\r\n\r\n")
+            .map(|(_, body)| body.to_owned())
+            .unwrap_or_default()
+    };
+    let body = body_of(&[("Host", "mcp.example.com:8443")]);
+    assert!(
+        body.contains("the Host header \"mcp.example.com:8443\" is not one this server answers to")
+            && body.contains("--allowed-host mcp.example.com (HttpOptions::allowed_host)"),
+        "{body}"
+    );
+    let body = body_of(&[("Host", "127.0.0.1"), ("Origin", "https://app.example.com")]);
+    assert!(
+        body.contains("the Origin \"https://app.example.com\" are not allowed")
+            || body.contains("of the Origin \"https://app.example.com\""),
+        "{body}"
+    );
+    assert!(
+        body.contains("--allowed-origin https://app.example.com"),
+        "{body}"
+    );
+}
+
 #[test]
 fn half_sent_request_is_closed_after_the_header_timeout() {
     let server =
@@ -428,6 +464,39 @@ fn non_loopback_bind_is_refused_without_allow_remote() {
     }
     assert!(!status.success(), "{stderr}");
     assert!(stderr.contains("--allow-remote"), "{stderr}");
+    // Said as a message, not in Rust's debug quotes.
+    assert!(
+        stderr.starts_with("Error: refusing to serve on 0.0.0.0:0: "),
+        "{stderr}"
+    );
+}
+
+/// `--http` takes what people type: an address, `localhost:PORT`, or a bare port; and
+/// says what it expects otherwise.
+#[test]
+fn http_takes_localhost_and_bare_ports() {
+    use elicit_examples::servers::serve::parse_listen_addr;
+    let loopback: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+    for text in [
+        "127.0.0.1:8080",
+        "localhost:8080",
+        "8080",
+        ":8080",
+        " localhost:8080 ",
+    ] {
+        assert_eq!(parse_listen_addr(text), Ok(loopback), "{text}");
+    }
+    assert_eq!(
+        parse_listen_addr("[::1]:8080"),
+        Ok("[::1]:8080".parse().unwrap())
+    );
+    for text in ["localhost", "http://localhost:8080", "", "localhost:http"] {
+        let error = parse_listen_addr(text).unwrap_err();
+        assert!(
+            error.contains("such as 127.0.0.1:8080, localhost:8080"),
+            "{text}: {error}"
+        );
+    }
 }
 
 #[test]

@@ -2045,3 +2045,45 @@ async fn the_ticket_wizard_books_on_a_codex_like_client() {
         );
     }
 }
+
+/// While a pushed question waits for the person, the call's `progressToken` gets
+/// `notifications/progress` every interval (so clients that reset their timeout on
+/// progress keep the call). (rmcp's client gives every call a token of its own.)
+#[tokio::test]
+async fn a_waiting_question_keeps_the_call_alive_with_progress() {
+    use elicit_core::engine::Engine;
+    use rmcp::model::{NumberOrString, ProgressToken, RequestMetaObject};
+    for era in [Era::V0618, Era::V1125] {
+        {
+            let token = Some(7);
+            let logs = Logs::new(&format!("progress-{era:?}-{token:?}"));
+            let mut engine = Engine::new(Keyring::generate());
+            engine.settings_mut().progress_interval = Some(Duration::from_millis(40));
+            let server = PurgeServer::new(Elicitor::with_engine(engine), logs.0.clone());
+            let client =
+                Scripted::new(era, vec![APPROVE(90)]).answer_after(Duration::from_millis(400));
+            let running = connect(server, client.clone(), era).await;
+            let mut params = call(
+                "purge_old_logs",
+                json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
+            );
+            params.meta = token.map(|t| {
+                RequestMetaObject::with_progress_token(ProgressToken(NumberOrString::Number(t)))
+            });
+            let result = tokio::time::timeout(LIMIT, running.call_tool(params))
+                .await
+                .expect("bounded")
+                .unwrap();
+            assert!(text(&result).starts_with("[DELETED]"), "{era:?}");
+            let progress = client.progress.lock().unwrap().clone();
+            assert!(progress.len() >= 3, "{era:?}: {progress:?}");
+            // The token the call carried (rmcp's client numbers its own).
+            for (i, p) in progress.iter().enumerate() {
+                assert_eq!(p["progressToken"], progress[0]["progressToken"], "{p}");
+                assert!(!p["progressToken"].is_null(), "{p}");
+                assert_eq!(p["progress"], (i + 1) as f64, "{p}");
+                assert_eq!(p["message"], "waiting for the person to answer the form");
+            }
+        }
+    }
+}

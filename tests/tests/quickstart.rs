@@ -119,6 +119,8 @@ fn the_readme_quick_start_builds_outside_the_workspace_and_asks() {
     );
     let init = next();
     assert_eq!(init["id"], 1);
+    // It introduces itself by its own name, not as "rmcp".
+    assert_eq!(init["result"]["serverInfo"]["name"], "purge", "{init}");
     assert!(
         init["result"]["capabilities"]["tools"].is_object(),
         "{init}"
@@ -146,4 +148,23 @@ fn the_readme_quick_start_builds_outside_the_workspace_and_asks() {
 
     let _ = server.kill();
     let _ = server.wait();
+}
+
+/// The README renders on GitHub and crates.io as written: its Rust blocks hold no
+/// rustdoc hidden lines (`# ...`), which would show there and break a paste.
+#[test]
+fn the_readme_shows_no_hidden_lines() {
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let mut in_rust = false;
+    for (n, line) in readme.lines().enumerate() {
+        if let Some(info) = line.strip_prefix("```") {
+            in_rust = !in_rust && info.starts_with("rust");
+            continue;
+        }
+        assert!(
+            !(in_rust && (line.starts_with("# ") || line == "#")),
+            "README.md line {}: a rustdoc hidden line shows when rendered: {line}",
+            n + 1
+        );
+    }
 }

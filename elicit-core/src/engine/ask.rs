@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::profile::{self, Renders};
+use super::profile::{self, NOTHING_ANSWERED, Shown};
 use super::state::{Params, Pending, batch_digest, form_digest, question_digest};
 use super::{AskError, Call, Channel, Halt, Request, RpcError, Transport, replay_error};
 use crate::answer::{
@@ -139,84 +139,6 @@ fn attempt_key(key: &str, attempt: u32) -> String {
         key.to_owned()
     } else {
         format!("{key}.{attempt}")
-    }
-}
-
-/// What an accept that answers nothing of a form with required fields is, once the
-/// form was asked again brought down to text, checkboxes and selects.
-const NOTHING_ANSWERED: &str = "the client accepted the form without answering any of its \
-     fields, also when asked with text fields only: it may be unable to show this form";
-
-/// A form as a client is asked it: level 0 as its profile shows it, level 1 brought
-/// down to text, checkboxes and selects (after an accept that answered nothing).
-struct Shown<'f> {
-    form: &'f Form,
-    levels: [Option<Form>; 2],
-}
-
-impl<'f> Shown<'f> {
-    /// `form` for a client that renders `renders`; a form with no fields is refused
-    /// (clients show it as a form with nothing to submit).
-    fn new(form: &'f Form, renders: Renders) -> Result<Shown<'f>, AskError> {
-        if form.fields().is_empty() {
-            return Err(AskError::Schema(FormError::new(
-                "a form with no fields: clients show nothing to fill or submit; ask a yes/no \
-                 question with `confirm` instead"
-                    .into(),
-            )));
-        }
-        let basic = Renders {
-            integer: false,
-            number: false,
-            multi_select: false,
-            ..renders
-        };
-        let first = profile::adapt(form, renders);
-        let text = if basic == renders {
-            None
-        } else {
-            profile::adapt(form, basic)
-        };
-        // Only a level that changes something more is a level.
-        let text = match (&first, text) {
-            (Some(a), Some(b)) if *a == b => None,
-            (_, text) => text,
-        };
-        Ok(Shown {
-            form,
-            levels: [first, text],
-        })
-    }
-
-    /// `form` as it is, at every level.
-    fn plain(form: &'f Form) -> Shown<'f> {
-        Shown {
-            form,
-            levels: [None, None],
-        }
-    }
-
-    /// The form as asked at `level` (a level with no changes of its own asks the one
-    /// before it).
-    fn at(&self, level: usize) -> &Form {
-        match level {
-            0 => self.levels[0].as_ref().unwrap_or(self.form),
-            _ => self.levels[1].as_ref().unwrap_or_else(|| self.at(0)),
-        }
-    }
-
-    /// The last level there is.
-    fn last_level(&self) -> usize {
-        usize::from(self.levels[1].is_some())
-    }
-
-    /// A client's result to the form asked at `level`, read back into the form's own
-    /// kinds.
-    fn restore(&self, level: usize, result: Value) -> Value {
-        match level.min(1) {
-            0 if self.levels[0].is_none() => result,
-            _ => profile::restore(self.form, self.at(level), result),
-        }
     }
 }
 

@@ -93,6 +93,14 @@ pub struct Settings {
     /// How long a pushed question (or one in a task) waits for the person to answer;
     /// `None`: forever. Default: ten minutes: a person reads and fills a form.
     pub timeout: Option<Duration>,
+    /// While a pushed question waits for the person, how often the adapter tells the
+    /// client the call is alive (`notifications/progress` for the call's
+    /// `progressToken`, when the client sent one); `None`: never. Default: 10 seconds,
+    /// below the 60 s request timeout of the TypeScript SDK, so clients that reset their
+    /// timeout on progress (Claude Code, MCP Inspector) do not end the call while a
+    /// person types. Clients with a fixed wall clock end it anyway: see
+    /// docs/client-profiles.md for which channel to pick for slow questions.
+    pub progress_interval: Option<Duration>,
     /// How many answers one question may get (at least 1). Default: 3.
     pub attempts: u32,
     /// How strictly answers are validated. Default: [`Strictness::Strict`].
@@ -127,6 +135,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             timeout: Some(Duration::from_secs(600)),
+            progress_interval: Some(Duration::from_secs(10)),
             attempts: crate::wizard::DEFAULT_ATTEMPTS,
             strictness: Strictness::Strict,
             first_round_answers: false,

@@ -6,7 +6,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::form::{Choice, Choices, Field, FieldKind, Form};
+use super::AskError;
+use crate::form::{Choice, Choices, Field, FieldKind, Form, FormError};
 
 /// What a client renders of a form: which field kinds it shows. Looked up by the client's
 /// `clientInfo.name` in [`Settings::client_profiles`](super::Settings::client_profiles);
@@ -342,6 +343,84 @@ pub(super) fn empty_accept(form: &Form, result: &Value) -> bool {
         _ => false,
     };
     !answered && form.fields().iter().any(|f| f.required)
+}
+
+/// What an accept that answers nothing of a form with required fields is, once the
+/// form was asked again brought down to text, checkboxes and selects.
+pub(super) const NOTHING_ANSWERED: &str = "the client accepted the form without answering any of its \
+     fields, also when asked with text fields only: it may be unable to show this form";
+
+/// A form as a client is asked it: level 0 as its profile shows it, level 1 brought
+/// down to text, checkboxes and selects (after an accept that answered nothing).
+pub(super) struct Shown<'f> {
+    pub(super) form: &'f Form,
+    levels: [Option<Form>; 2],
+}
+
+impl<'f> Shown<'f> {
+    /// `form` for a client that renders `renders`; a form with no fields is refused
+    /// (clients show it as a form with nothing to submit).
+    pub(super) fn new(form: &'f Form, renders: Renders) -> Result<Shown<'f>, AskError> {
+        if form.fields().is_empty() {
+            return Err(AskError::Schema(FormError::new(
+                "a form with no fields: clients show nothing to fill or submit; ask a yes/no \
+                 question with `confirm` instead"
+                    .into(),
+            )));
+        }
+        let basic = Renders {
+            integer: false,
+            number: false,
+            multi_select: false,
+            ..renders
+        };
+        let first = adapt(form, renders);
+        let text = if basic == renders {
+            None
+        } else {
+            adapt(form, basic)
+        };
+        // Only a level that changes something more is a level.
+        let text = match (&first, text) {
+            (Some(a), Some(b)) if *a == b => None,
+            (_, text) => text,
+        };
+        Ok(Shown {
+            form,
+            levels: [first, text],
+        })
+    }
+
+    /// `form` as it is, at every level.
+    pub(super) fn plain(form: &'f Form) -> Shown<'f> {
+        Shown {
+            form,
+            levels: [None, None],
+        }
+    }
+
+    /// The form as asked at `level` (a level with no changes of its own asks the one
+    /// before it).
+    pub(super) fn at(&self, level: usize) -> &Form {
+        match level {
+            0 => self.levels[0].as_ref().unwrap_or(self.form),
+            _ => self.levels[1].as_ref().unwrap_or_else(|| self.at(0)),
+        }
+    }
+
+    /// The last level there is.
+    pub(super) fn last_level(&self) -> usize {
+        usize::from(self.levels[1].is_some())
+    }
+
+    /// A client's result to the form asked at `level`, read back into the form's own
+    /// kinds.
+    pub(super) fn restore(&self, level: usize, result: Value) -> Value {
+        match level.min(1) {
+            0 if self.levels[0].is_none() => result,
+            _ => restore(self.form, self.at(level), result),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -234,7 +234,7 @@ fn field_checks(form: &Form) -> TokenStream {
     for field in form
         .fields
         .iter()
-        .filter(|f| check::rejected_shape(f.ty).is_none())
+        .filter(|f| check::rejected_shape(f.ty).is_none() && check::list_of_text(f.ty).is_none())
     {
         let a = &field.attrs;
         let ty = field.ty.to_token_stream();

@@ -84,7 +84,15 @@ async fn read_body(
         let permit = limits.room.clone().acquire_many_owned(room).await.ok();
         (permit, axum::body::to_bytes(body, limits.max_body).await)
     };
-    match tokio::time::timeout(limits.timeout, read).await {
+    // A small body usually came with its head: read at once, it needs no timer (arming
+    // one per request costs the runtime a wake-up of its driver, a syscall, each time).
+    let mut read = std::pin::pin!(read);
+    let at_once = std::future::poll_fn(|cx| std::task::Poll::Ready(read.as_mut().poll(cx))).await;
+    let outcome = match at_once {
+        std::task::Poll::Ready(read) => Ok(read),
+        std::task::Poll::Pending => tokio::time::timeout(limits.timeout, read).await,
+    };
+    match outcome {
         Err(_) => plain_status(
             StatusCode::REQUEST_TIMEOUT,
             "the request body did not arrive in time",
@@ -171,7 +179,11 @@ fn unauthorized() -> axum::response::Response {
 ///   bound to the principal that opened it (see [`CappedSessions`](super::CappedSessions));
 /// - it answers a JSON POST whose body is not a JSON-RPC message with `400` and a
 ///   JSON-RPC parse error (`-32700`, `id: null`), where rmcp's service answers `415`
-///   with a text body.
+///   with a text body;
+/// - it words the `403` of a refused `Host` or `Origin` so that whoever runs the server
+///   can act on it: the value refused (control characters and quotes replaced, at most
+///   100 characters) and the option that allows it; and says so on stderr, at most one
+///   line every 10 seconds.
 pub async fn service_middleware(
     request: axum::extract::Request,
     next: axum::middleware::Next,
@@ -190,7 +202,19 @@ pub async fn service_middleware(
                 let essence = v.split_once(';').map_or(v, |(essence, _)| essence);
                 essence.trim().eq_ignore_ascii_case("application/json")
             });
+    // Kept (made safe to show) for the wording of a refusal.
+    let (host, origin) = {
+        let headers = request.headers();
+        let header = |name| headers.get(name).map(|v| shown_value(v.as_bytes()));
+        (
+            header(axum::http::header::HOST),
+            header(axum::http::header::ORIGIN),
+        )
+    };
     let response = as_principal(principal, next.run(request)).await;
+    if response.status() == axum::http::StatusCode::FORBIDDEN {
+        return refused(response, host, origin).await;
+    }
     if !json_post || response.status() != axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE {
         return response;
     }
@@ -202,4 +226,95 @@ pub async fn service_middleware(
         axum::http::HeaderValue::from_static("application/json"),
     );
     response
+}
+
+/// A header's value as it may be shown: printable ASCII, with anything else (and
+/// quotes and backslashes) as `?`, at most 100 characters.
+fn shown_value(bytes: &[u8]) -> String {
+    let mut shown: String = bytes
+        .iter()
+        .take(100)
+        .map(|&b| match b {
+            b'"' | b'\\' => '?',
+            0x20..=0x7e => char::from(b),
+            _ => '?',
+        })
+        .collect();
+    if bytes.len() > 100 {
+        shown.push('…');
+    }
+    shown
+}
+
+/// rmcp's `403` for a refused `Host` or `Origin`, worded with the value and the option
+/// that allows it (and a line on stderr, at most every 10 seconds).
+async fn refused(
+    response: axum::response::Response,
+    host: Option<String>,
+    origin: Option<String>,
+) -> axum::response::Response {
+    let (parts, body) = response.into_parts();
+    let Ok(text) = axum::body::to_bytes(body, 4096).await else {
+        return plain_status(parts.status, "Forbidden");
+    };
+    let text = String::from_utf8_lossy(&text);
+    let message = if text.contains("Host header") {
+        let host = host.unwrap_or_default();
+        let name = host
+            .rsplit_once(':')
+            .filter(|(_, port)| port.chars().all(|c| c.is_ascii_digit()))
+            .map_or(host.as_str(), |(name, _)| name);
+        format!(
+            "Forbidden: the Host header \"{host}\" is not one this server answers to (a guard \
+             against DNS rebinding). If it is this server's name, start it with \
+             --allowed-host {name} (HttpOptions::allowed_host)."
+        )
+    } else if text.contains("Origin") {
+        let origin = origin.unwrap_or_default();
+        format!(
+            "Forbidden: requests from pages of the Origin \"{origin}\" are not allowed. If \
+             that web app may use this server, start it with --allowed-origin {origin} \
+             (HttpOptions::allowed_origin)."
+        )
+    } else {
+        return plain_status(parts.status, &text);
+    };
+    say_refused(&message);
+    plain_status(parts.status, &message)
+}
+
+/// Says `message` on stderr, unless a refusal was said in the last 10 seconds.
+fn say_refused(message: &str) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let last = LAST.load(Ordering::Relaxed);
+    if (last == 0 || now >= last + 10)
+        && LAST
+            .compare_exchange(last, now.max(1), Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    {
+        eprintln!("refused a request: {message}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_value;
+
+    /// A header value is shown defanged: printable ASCII only, no quotes or backslashes,
+    /// at most 100 characters.
+    #[test]
+    fn a_refused_value_is_shown_defanged() {
+        assert_eq!(shown_value(b"mcp.example.com:8443"), "mcp.example.com:8443");
+        assert_eq!(
+            shown_value(b"evil\"\\\x1b[2J\xc3\xa9.example"),
+            "evil???[2J??.example"
+        );
+        let long = shown_value(&[b'a'; 300]);
+        assert_eq!(long.chars().count(), 101);
+        assert!(long.ends_with('…'));
+    }
 }

@@ -28,7 +28,7 @@ struct Cli {
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     let cli = Cli::parse();
     let elicitor = cli.server.elicitor().await?;
     let inventory = Arc::new(Mutex::new(Inventory::demo_from(
@@ -37,5 +37,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Built once (its tool router too) and cloned for each session or stateless
     // request: the clones share the elicitor and the inventory.
     let server = TripServer::new(elicitor, inventory);
-    serve::serve(cli.server.listen()?, move || server.clone()).await
+    Ok(serve::serve(cli.server.listen()?, move || server.clone()).await?)
 }

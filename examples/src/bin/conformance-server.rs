@@ -22,7 +22,7 @@ struct Cli {
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     let cli = Cli::parse();
     // The suite's `input-required-result-ignore-extra-params` scenario answers in its
     // first call, before any question was asked, and expects a complete result: only
@@ -31,5 +31,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let elicitor = cli.server.elicitor().await?.with_first_round_answers(true);
     // Built once and cloned for each session or stateless request.
     let server = ConformanceServer::new(elicitor);
-    serve::serve(cli.server.listen()?, move || server.clone()).await
+    Ok(serve::serve(cli.server.listen()?, move || server.clone()).await?)
 }

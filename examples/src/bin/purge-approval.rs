@@ -38,7 +38,7 @@ struct Cli {
 
 #[cfg(unix)]
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     let cli = Cli::parse();
     if cli.create_samples {
         let repo = create_samples(&cli.root)?;
@@ -54,5 +54,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let elicitor = cli.server.elicitor().await?;
     // Built once and cloned for each session or stateless request.
     let server = PurgeServer::new(elicitor, cli.root.clone());
-    serve::serve(cli.server.listen()?, move || server.clone()).await
+    Ok(serve::serve(cli.server.listen()?, move || server.clone()).await?)
 }

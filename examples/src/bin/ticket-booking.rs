@@ -38,7 +38,7 @@ struct Cli {
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     let cli = Cli::parse();
     let elicitor = cli.server.elicitor().await?;
     let cinema = Cinema::demo_from(cli.today.unwrap_or_else(clock::today));
@@ -59,5 +59,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // inventory.
     let server = TicketServer::with_inventory(elicitor, inventory);
     let make = move || server.clone();
-    serve::serve(cli.server.listen()?, make).await
+    Ok(serve::serve(cli.server.listen()?, make).await?)
 }

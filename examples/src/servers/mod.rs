@@ -12,8 +12,9 @@ pub mod trip;
 /// Command-line options every example server takes.
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServerArgs {
-    /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8080).
-    #[arg(long, value_name = "ADDR")]
+    /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8080,
+    /// localhost:8080, or a bare port for loopback).
+    #[arg(long, value_name = "ADDR", value_parser = serve::parse_listen_addr)]
     pub http: Option<std::net::SocketAddr>,
     /// A file holding the keys that seal MRTR state (else $ELICIT_KEYS, else a random key).
     #[arg(long, value_name = "PATH")]

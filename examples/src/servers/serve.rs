@@ -24,6 +24,54 @@ pub enum Listen {
     Http(SocketAddr, Box<HttpOptions>),
 }
 
+/// A failure of an example program, shown as its message when `main` returns it
+/// (`Error: refusing to serve on 0.0.0.0:8080: …`), not in Rust's debug form.
+pub struct Failure(Box<dyn std::error::Error>);
+
+impl<E: Into<Box<dyn std::error::Error>>> From<E> for Failure {
+    fn from(error: E) -> Failure {
+        Failure(error.into())
+    }
+}
+
+impl std::fmt::Debug for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// Reads `--http ADDR`: `127.0.0.1:8080`, `[::1]:8080`, or a host name with a port such
+/// as `localhost:8080` (its first address, IPv4 first); a bare port (`8080` or `:8080`)
+/// is loopback.
+pub fn parse_listen_addr(text: &str) -> Result<SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    let text = text.trim();
+    if let Ok(addr) = text.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    let port_only = text.strip_prefix(':').unwrap_or(text);
+    if let Ok(port) = port_only.parse::<u16>() {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    let hint = "expected HOST:PORT, such as 127.0.0.1:8080, localhost:8080 or [::1]:8080";
+    if text
+        .rsplit_once(':')
+        .is_none_or(|(host, port)| host.is_empty() || port.parse::<u16>().is_err())
+    {
+        return Err(format!("{text:?} is not an address: {hint}"));
+    }
+    let addrs: Vec<SocketAddr> = text
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {text:?}: {e} ({hint})"))?
+        .collect();
+    addrs
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(addrs.first())
+        .copied()
+        .ok_or_else(|| format!("{text:?} resolves to no address ({hint})"))
+}
+
 /// The keys of a server: those of the file given with `--key-file`, else of
 /// `ELICIT_KEYS` when set, else a fresh random key (fine for one process; replicas
 /// need a shared key).
@@ -136,7 +184,6 @@ where
         }
         Listen::Http(addr, options) => {
             if let Err(e) = http::serve(addr, make, *options).await {
-                // `main` prints an error with `Debug`: hand it the readable message.
                 return Err(e.to_string().into());
             }
         }

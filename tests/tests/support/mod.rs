@@ -53,6 +53,10 @@ pub struct Scripted {
     name: &'static str,
     /// Answers each question from its params, once the scripted answers have run out.
     answerer: Option<Answerer>,
+    /// How long the person takes to answer each question.
+    delay: Option<std::time::Duration>,
+    /// The `notifications/progress` received, as JSON.
+    pub progress: Arc<Mutex<Vec<Value>>>,
 }
 
 impl Scripted {
@@ -69,7 +73,16 @@ impl Scripted {
             before_answer: None,
             name: "scripted",
             answerer: None,
+            delay: None,
+            progress: Arc::default(),
         }
+    }
+
+    /// Takes `delay` to answer each question.
+    #[allow(dead_code)] // Not every test crate that shares this module uses it.
+    pub fn answer_after(mut self, delay: std::time::Duration) -> Scripted {
+        self.delay = Some(delay);
+        self
     }
 
     /// Gives `name` as its `clientInfo.name`.
@@ -134,12 +147,26 @@ impl ClientHandler for Scripted {
         if let Some(hook) = &self.before_answer {
             hook();
         }
+        if let Some(delay) = self.delay {
+            tokio::time::sleep(delay).await;
+        }
         let params = serde_json::to_value(&request).unwrap();
         let scripted = self.answers.lock().unwrap().pop_front();
         let answer = scripted
             .or_else(|| self.answerer.as_ref().map(|answer| answer(&params)))
             .unwrap_or_else(|| json!({"action": "cancel"}));
         serde_json::from_value(answer).map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        self.progress
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(params).unwrap());
     }
 
     async fn on_custom_notification(
