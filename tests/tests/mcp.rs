@@ -436,6 +436,13 @@ async fn ticket_wizard_every_era() {
             "{}",
             messages[1]
         );
+        // Asked again, each line once: the open days are named by the question alone.
+        assert_eq!(
+            messages[1].matches("2025-02-03").count(),
+            1,
+            "{}",
+            messages[1]
+        );
         assert_eq!(messages[2], "Pick a seat for 2025-02-03");
         assert!(
             messages[3].contains("Z9") || messages[3].contains("Seat"),
@@ -2085,5 +2092,36 @@ async fn a_waiting_question_keeps_the_call_alive_with_progress() {
                 assert_eq!(p["message"], "waiting for the person to answer the form");
             }
         }
+    }
+}
+
+/// Before the last answer a question takes, the person is told it is the last try;
+/// not before.
+#[tokio::test]
+async fn the_last_try_is_announced() {
+    for era in ALL_ERAS {
+        let logs = Logs::new(&format!("last-try-{era:?}"));
+        let bad =
+            json!({"action": "accept", "content": {"confirm": true, "approver": "not-an-email"}});
+        let (result, client) = purge(
+            &logs,
+            era,
+            json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
+            vec![bad.clone(), bad.clone(), bad],
+        )
+        .await;
+        let shown = format!("{result:?}");
+        assert!(shown.contains("not an e-mail address"), "{era:?}: {shown}");
+        let messages = client.messages();
+        assert_eq!(messages.len(), 3, "{era:?}");
+        assert!(!messages[1].contains("Last try"), "{}", messages[1]);
+        assert!(
+            messages[2].starts_with(
+                "Approver's e-mail: not an e-mail address\nLast try: if this answer cannot be used either, this ends here.\n\n"
+            ),
+            "{era:?}: {}",
+            messages[2]
+        );
+        assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
     }
 }

@@ -15,7 +15,7 @@ use crate::answer::{
 };
 use crate::form::{Form, FormError};
 use crate::seal::random_id;
-use crate::wizard::{Flow, Outcome, Poll, Prepared, Wizard, WizardState};
+use crate::wizard::{Flow, Outcome, Poll, Prepared, Wizard, WizardState, with_last_try};
 
 /// One question of a batch ([`Call::inputs`]), under the key it has in `inputRequests`
 /// on 2026-07-28. A form built at run time (a [`Form`]) is asked as
@@ -271,7 +271,7 @@ impl Call {
                 Ok(answer) => return Ok(answer),
                 Err(AnswerError::Invalid(e)) if failed + 1 < self.settings.attempts => {
                     failed += 1;
-                    problem = Some(e.to_string());
+                    problem = Some(with_last_try(e.to_string(), failed, self.settings.attempts));
                 }
                 Err(e) => return Err(AskError::Answer(e).into()),
             }
@@ -355,7 +355,8 @@ impl Call {
                     }
                     Err(AnswerError::Invalid(e)) if failed + 1 < self.settings.attempts => {
                         failed += 1;
-                        problem = Some(e.to_string());
+                        problem =
+                            Some(with_last_try(e.to_string(), failed, self.settings.attempts));
                     }
                     Err(e) => return Err(AskError::Answer(e).into()),
                 }
@@ -650,7 +651,8 @@ impl Call {
                     }
                     Err(AnswerError::Invalid(e)) if failed + 1 < self.settings.attempts => {
                         invalid = true;
-                        problem = Some(e.to_string());
+                        let attempts = self.settings.attempts;
+                        problem = Some(with_last_try(e.to_string(), failed + 1, attempts));
                     }
                     Err(e) => return Err(AskError::Answer(e).into()),
                 }

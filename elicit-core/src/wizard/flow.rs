@@ -516,7 +516,11 @@ impl<W: Wizard> Flow<W> {
         if self.state.attempts >= info.attempts {
             self.end(End::Failed { reason: problem });
         } else if let Some(pending) = &mut self.state.pending {
-            pending.reason = Some(problem);
+            pending.reason = Some(super::with_last_try(
+                problem,
+                self.state.attempts,
+                info.attempts,
+            ));
         }
         Ok(Accepted::Handled)
     }

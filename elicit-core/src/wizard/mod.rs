@@ -138,6 +138,16 @@ pub use step::{Prepared, PreparedForm};
 #[doc(hidden)]
 pub const DEFAULT_ATTEMPTS: u32 = 3;
 
+/// `problem`, as shown above a question asked again after `failed` unusable answers of
+/// at most `attempts`: with a warning when the next answer is the last one taken.
+pub(crate) fn with_last_try(problem: String, failed: u32, attempts: u32) -> String {
+    if failed.saturating_add(1) == attempts && attempts > 1 {
+        format!("{problem}\nLast try: if this answer cannot be used either, this ends here.")
+    } else {
+        problem
+    }
+}
+
 /// What the derive knows about one step. Written by the derive; not part of the API.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
