@@ -50,6 +50,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use super::Principal;
 
+mod body;
 mod layers;
 mod sessions;
 

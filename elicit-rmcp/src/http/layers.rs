@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use subtle::ConstantTimeEq;
 
+use super::body::{Guarded, Refusal, Verdict};
 use super::sessions::as_principal;
 use super::{HttpOptions, MAX_BODY};
 use crate::Principal;
@@ -52,15 +53,18 @@ struct BodyLimits {
     room: Arc<tokio::sync::Semaphore>,
 }
 
-/// Reads a request's whole body before the handler sees it: within the body timeout
-/// (else `408` and the connection closed), at most the largest body (else `413`),
-/// holding room for it among the bodies in flight until the handler has answered.
+/// Holds a request's body to its limits while the service reads it: the declared
+/// length at most the largest body (else `413` at once), room for it among the bodies in
+/// flight (waiting for room within the body timeout), every byte in by the body timeout
+/// (else `408` and the connection closed), no more bytes than the largest body (`413`),
+/// and a body that breaks off is a `400`.
 async fn read_body(
     limits: Arc<BodyLimits>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     use axum::http::StatusCode;
+    let deadline = tokio::time::Instant::now() + limits.timeout;
     let (parts, body) = request.into_parts();
     let declared = parts
         .headers
@@ -73,42 +77,50 @@ async fn read_body(
             &format!("the request body is larger than {} bytes", limits.max_body),
         )
     };
+    let too_slow = || {
+        plain_status(
+            StatusCode::REQUEST_TIMEOUT,
+            "the request body did not arrive in time",
+        )
+    };
     let want = match declared {
         Some(n) if n > limits.max_body as u64 => return too_large(),
         Some(n) => n as usize,
         None => limits.max_body,
     };
-    let read = async {
-        // The semaphore is never closed; `max_body` fits in a u32 (at most 4 MiB).
-        let room = u32::try_from(want.max(1)).unwrap_or(u32::MAX);
-        let permit = limits.room.clone().acquire_many_owned(room).await.ok();
-        (permit, axum::body::to_bytes(body, limits.max_body).await)
-    };
-    // A small body usually came with its head: read at once, it needs no timer (arming
-    // one per request costs the runtime a wake-up of its driver, a syscall, each time).
-    let mut read = std::pin::pin!(read);
-    let at_once = std::future::poll_fn(|cx| std::task::Poll::Ready(read.as_mut().poll(cx))).await;
-    let outcome = match at_once {
-        std::task::Poll::Ready(read) => Ok(read),
-        std::task::Poll::Pending => tokio::time::timeout(limits.timeout, read).await,
-    };
-    match outcome {
-        Err(_) => plain_status(
-            StatusCode::REQUEST_TIMEOUT,
-            "the request body did not arrive in time",
-        ),
-        // A declared length was checked above: the body broke off (or lied about it).
-        Ok((_, Err(_))) if declared.is_some() => plain_status(
-            StatusCode::BAD_REQUEST,
-            "the request body ended before its Content-Length",
-        ),
-        Ok((_, Err(_))) => too_large(),
-        Ok((permit, Ok(bytes))) => {
-            let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
-            let response = next.run(request).await;
-            drop(permit);
-            response
+    // The semaphore is never closed; `max_body` fits in a u32 (at most 4 MiB). Room is
+    // taken at once when there is some, and waited for (within the deadline) otherwise.
+    let room = u32::try_from(want.max(1)).unwrap_or(u32::MAX);
+    let permit = match limits.room.clone().try_acquire_many_owned(room) {
+        Ok(permit) => permit,
+        Err(_) => {
+            let wait = limits.room.clone().acquire_many_owned(room);
+            match tokio::time::timeout_at(deadline, wait).await {
+                Ok(Ok(permit)) => permit,
+                _ => return too_slow(),
+            }
         }
+    };
+    let verdict = Verdict::default();
+    let guarded = Guarded {
+        inner: body,
+        deadline,
+        max: limits.max_body,
+        verdict: verdict.clone(),
+        room: Some(permit),
+        sleep: None,
+        read: 0,
+    };
+    let request = axum::extract::Request::from_parts(parts, axum::body::Body::new(guarded));
+    let response = next.run(request).await;
+    match verdict.get() {
+        None => response,
+        Some(Refusal::TooLarge) => too_large(),
+        Some(Refusal::TooSlow) => too_slow(),
+        Some(Refusal::BrokeOff) => plain_status(
+            StatusCode::BAD_REQUEST,
+            "the request body broke off (it ended before its Content-Length, or was malformed)",
+        ),
     }
 }
 
