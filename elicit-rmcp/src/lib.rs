@@ -307,7 +307,15 @@ impl Elicitor {
             .unwrap_or(Value::Null);
         let mut client = Client::new(revision, &declared);
         // Its profile in the engine's `client_profiles` (what it renders of a form).
-        client.name = ctx.client_info().map(|info| info.name);
+        // Only the name is read (rmcp's `client_info()` would decode the whole identity).
+        client.name = ctx
+            .meta
+            .0
+            .0
+            .get("io.modelcontextprotocol/clientInfo")
+            .and_then(|info| info["name"].as_str())
+            .map(str::to_owned)
+            .or_else(|| ctx.peer.peer_info().map(|i| i.client_info.name.clone()));
         let call = match (revision, binding) {
             _ if task.is_some() => self.engine.push(client).into_task(),
             (Some(r), Some(binding)) if Revision::is_stateless(r) => self

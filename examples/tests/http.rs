@@ -587,31 +587,28 @@ fn a_session_answers_only_the_principal_that_opened_it() {
 fn one_principals_sessions_never_close_anothers() {
     let alice = "alice-token-0123456789abcdef";
     let bob = "bob-token-0123456789abcdefgh";
+    // Alice opens one session, then bob twenty, under `options`: the live sessions, and
+    // which were expected (alice's and bob's newest two).
+    let run = |options: HttpOptions| {
+        let sessions = Arc::new(LocalSessionManager::default());
+        let server = Server::start_with_sessions(options, sessions.clone());
+        let hers = server.new_session_as(Some(alice));
+        let his: Vec<String> = (0..20).map(|_| server.new_session_as(Some(bob))).collect();
+        let mut live = live_sessions(&server, &sessions);
+        live.sort();
+        let mut expected = vec![hers.clone(), his[18].clone(), his[19].clone()];
+        expected.sort();
+        assert_eq!(live, expected);
+        (server, sessions, hers, his)
+    };
     // The quota: bob keeps his newest 2, alice keeps hers.
-    let sessions = Arc::new(LocalSessionManager::default());
-    let options = with_tokens().max_sessions(8).max_sessions_per_principal(2);
-    let server = Server::start_with_sessions(options, sessions.clone());
-    let hers = server.new_session_as(Some(alice));
-    let his: Vec<String> = (0..20).map(|_| server.new_session_as(Some(bob))).collect();
-    let mut live = live_sessions(&server, &sessions);
-    live.sort();
-    let mut expected = vec![hers.clone(), his[18].clone(), his[19].clone()];
-    expected.sort();
-    assert_eq!(live, expected);
-    drop(server);
+    drop(run(with_tokens()
+        .max_sessions(8)
+        .max_sessions_per_principal(2)));
     // The total cap, with no quota to speak of: bob fills it, alice's session stays.
-    let sessions = Arc::new(LocalSessionManager::default());
-    let options = with_tokens()
+    let (server, sessions, hers, his) = run(with_tokens()
         .max_sessions(3)
-        .max_sessions_per_principal(100);
-    let server = Server::start_with_sessions(options, sessions.clone());
-    let hers = server.new_session_as(Some(alice));
-    let his: Vec<String> = (0..20).map(|_| server.new_session_as(Some(bob))).collect();
-    let mut live = live_sessions(&server, &sessions);
-    live.sort();
-    let mut expected = vec![hers.clone(), his[18].clone(), his[19].clone()];
-    expected.sort();
-    assert_eq!(live, expected);
+        .max_sessions_per_principal(100));
     // Alice's next session past the cap closes bob's oldest (he holds the most).
     let second = server.new_session_as(Some(alice));
     let mut live = live_sessions(&server, &sessions);

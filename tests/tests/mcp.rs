@@ -1660,57 +1660,39 @@ async fn a_logged_answer_counts_only_for_the_question_it_answered() {
         Era::Mrtr,
     )
     .await;
-    let yes = || accept(json!({"confirm": true}));
+    // One round: the state and the answer to the question the last round asked.
+    let answer = |state: String, key: String| {
+        let running = &running;
+        async move {
+            let yes = accept(json!({"confirm": true}));
+            round_with(running, "two", json!({}), Some(&state), vec![(&key, yes)])
+                .await
+                .unwrap()
+        }
+    };
+    let message = |response: &CallToolResponse| {
+        let (requests, state) = asked(response);
+        let text = requests[0].1["params"]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        (text, requests[0].0.clone(), state)
+    };
     let first = round_with(&running, "two", json!({}), None, vec![])
         .await
         .unwrap();
-    let (requests, state) = asked(&first);
-    assert_eq!(requests[0].1["params"]["message"], "Delete 3 files?");
-    let second = round_with(
-        &running,
-        "two",
-        json!({}),
-        Some(&state),
-        vec![(&requests[0].0, yes())],
-    )
-    .await
-    .unwrap();
-    let (requests, state) = asked(&second);
-    assert_eq!(requests[0].1["params"]["message"], "Really?");
+    let (text, key, state) = message(&first);
+    assert_eq!(text, "Delete 3 files?");
+    let (text, key, state) = message(&answer(state, key).await);
+    assert_eq!(text, "Really?");
     // The first question now names 300 files: the "yes" given for 3 does not carry over.
     FILES.store(300, Ordering::SeqCst);
-    let third = round_with(
-        &running,
-        "two",
-        json!({}),
-        Some(&state),
-        vec![(&requests[0].0, yes())],
-    )
-    .await
-    .unwrap();
-    let (requests, state) = asked(&third);
-    assert_eq!(requests[0].1["params"]["message"], "Delete 300 files?");
+    let (text, key, state) = message(&answer(state, key).await);
+    assert_eq!(text, "Delete 300 files?");
     // Answered as now shown, the call goes on to its follow-up and completes.
-    let fourth = round_with(
-        &running,
-        "two",
-        json!({}),
-        Some(&state),
-        vec![(&requests[0].0, yes())],
-    )
-    .await
-    .unwrap();
-    let (requests, state) = asked(&fourth);
-    assert_eq!(requests[0].1["params"]["message"], "Really?");
-    let done = round_with(
-        &running,
-        "two",
-        json!({}),
-        Some(&state),
-        vec![(&requests[0].0, yes())],
-    )
-    .await
-    .unwrap();
+    let (text, key, state) = message(&answer(state, key).await);
+    assert_eq!(text, "Really?");
+    let done = answer(state, key).await;
     assert_eq!(complete_text(&done), "300 true true");
 }
 

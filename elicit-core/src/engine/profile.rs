@@ -162,14 +162,8 @@ fn adapt_field(field: &Field, renders: Renders) -> Field {
         )
     };
     let (kind, rule) = match &field.kind {
-        FieldKind::Integer {
-            minimum,
-            maximum,
-            range,
-            default,
-        } => {
-            let lo = minimum.unwrap_or(range.0).max(range.0);
-            let hi = maximum.unwrap_or(range.1).min(range.1);
+        FieldKind::Integer { default, .. } => {
+            let (lo, hi) = field.kind.integer_bounds().unwrap_or((0, -1));
             if hi >= lo && hi - lo < SMALL_RANGE {
                 let titled = !renders.plain_enum;
                 let options: Choices = (lo..=hi)

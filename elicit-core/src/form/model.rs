@@ -294,6 +294,23 @@ impl FieldKind {
         })
     }
 
+    /// The whole numbers an integer field takes, lowest and highest: its announced
+    /// bounds within the range the validator enforces.
+    pub(crate) fn integer_bounds(&self) -> Option<(i128, i128)> {
+        match self {
+            FieldKind::Integer {
+                minimum,
+                maximum,
+                range,
+                ..
+            } => Some((
+                minimum.unwrap_or(range.0).max(range.0),
+                maximum.unwrap_or(range.1).min(range.1),
+            )),
+            _ => None,
+        }
+    }
+
     /// The options of a select or multi-select.
     pub fn options(&self) -> Option<&[Choice]> {
         match self {

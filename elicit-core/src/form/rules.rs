@@ -59,12 +59,10 @@ fn check_kind(kind: &FieldKind) -> Result<(), String> {
             if range.0 > range.1 {
                 return Err("the enforced range is empty".into());
             }
-            if let Some(d) = default {
-                let lo = minimum.unwrap_or(range.0).max(range.0);
-                let hi = maximum.unwrap_or(range.1).min(range.1);
-                if *d < lo || *d > hi {
-                    return Err("the default is outside the field's bounds".into());
-                }
+            if let (Some(d), Some((lo, hi))) = (default, kind.integer_bounds())
+                && (*d < lo || *d > hi)
+            {
+                return Err("the default is outside the field's bounds".into());
             }
         }
         FieldKind::Number {

@@ -662,6 +662,7 @@ mod offered {
 
 /// Narrows a number field's bounds to `minimum..=maximum`, within those it declares.
 fn narrow_range(kind: &mut FieldKind, minimum: &Value, maximum: &Value) -> Result<(), String> {
+    let (own_lo, own_hi) = kind.integer_bounds().unwrap_or((0, -1));
     match kind {
         FieldKind::Integer {
             minimum: lo,
@@ -676,10 +677,6 @@ fn narrow_range(kind: &mut FieldKind, minimum: &Value, maximum: &Value) -> Resul
                     .ok_or_else(|| format!("the {which} must be a whole number, not {v}"))
             };
             let (new_lo, new_hi) = (whole(minimum, "minimum")?, whole(maximum, "maximum")?);
-            let (own_lo, own_hi) = (
-                lo.unwrap_or(range.0).max(range.0),
-                hi.unwrap_or(range.1).min(range.1),
-            );
             if new_lo < own_lo || new_hi > own_hi {
                 return Err(format!(
                     "{new_lo}..={new_hi} is not within the form's own {own_lo}..={own_hi}"
