@@ -195,10 +195,11 @@ fn adapt_field(field: &Field, renders: Renders) -> Field {
             default,
         } => {
             let listed: Vec<&str> = options.iter().map(|c| c.label()).collect();
-            let mut rule = format!("one or more of: {}; separated by commas", listed.join(", "));
-            if *min_items == Some(0) || min_items.is_none() {
-                rule = format!("any of: {}; separated by commas", listed.join(", "));
-            }
+            let how_many = match min_items {
+                Some(n) if *n > 0 => "one or more of",
+                _ => "any of",
+            };
+            let mut rule = format!("{how_many}: {}; separated by commas", listed.join(", "));
             if let Some(max) = max_items {
                 rule.push_str(&format!(" (at most {max})"));
             }
