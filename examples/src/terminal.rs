@@ -20,19 +20,29 @@ use serde_json::{Map, Value};
 pub enum End {
     /// Esc (or Ctrl-D, or a closed terminal): dismiss the form.
     Cancel,
-    /// Ctrl-C on a widget, `decline` on a line prompt: say no to the form.
+    /// The form's Decline choice, or `decline` on a line prompt: say no to the form.
     Decline,
+    /// Ctrl-C on a widget: quit the client, as Ctrl-C quits any command-line program.
+    Quit,
 }
 
 /// What a prompt gives back: an answer, or how the user left it.
 pub type Answer<T> = Result<T, End>;
 
-/// The reply of a form left with `end`.
+/// The reply of a form left with `end` (Ctrl-C quits the client here).
 fn ended(end: End) -> Reply {
     match end {
         End::Cancel => Reply::Cancel,
         End::Decline => Reply::Decline,
+        End::Quit => quit(),
     }
+}
+
+/// Leaves the client at once, as Ctrl-C does (exit status 130, as after SIGINT): the
+/// server sees the connection close, as with any client that quits.
+pub fn quit() -> ! {
+    eprintln!("Quit (Ctrl-C).");
+    std::process::exit(130)
 }
 
 /// The two ways to ask: `inquire` widgets on a terminal, plain lines otherwise. Every
@@ -40,6 +50,11 @@ fn ended(end: End) -> Reply {
 pub trait Prompter {
     /// How to decline and cancel, in words to show under a form's message.
     fn keys(&self) -> &'static str;
+    /// Whether a form can be declined by typing (`decline` on a line prompt), so that a
+    /// one-field form needs no review screen to offer it.
+    fn typed_decline(&self) -> bool {
+        false
+    }
     /// One of `options`.
     fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize>;
     /// A line of text, checked by `check` before it is taken.
@@ -68,10 +83,10 @@ pub trait Prompter {
 /// `inquire` widgets.
 pub struct Widgets;
 
-/// Ctrl-C declines; Esc, Ctrl-D and a closed terminal cancel.
+/// Ctrl-C quits; Esc, Ctrl-D and a closed terminal cancel.
 fn esc<T>(r: Result<T, inquire::InquireError>) -> Answer<T> {
     r.map_err(|e| match e {
-        inquire::InquireError::OperationInterrupted => End::Decline,
+        inquire::InquireError::OperationInterrupted => End::Quit,
         _ => End::Cancel,
     })
 }
@@ -83,7 +98,7 @@ fn cleaned(texts: &[String]) -> Vec<String> {
 
 impl Prompter for Widgets {
     fn keys(&self) -> &'static str {
-        "(Esc cancels, Ctrl-C declines)"
+        "(Esc cancels the form, Ctrl-C quits; Decline is among the choices)"
     }
 
     fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
@@ -103,15 +118,20 @@ impl Prompter for Widgets {
         // `inquire` wants an owned validator; the check is run on the result instead.
         let (prompt, help) = (safe_text(prompt), safe_text(help));
         let default = default.map(safe_text);
-        let mut t = inquire::Text::new(&prompt).with_help_message(&help);
-        if let Some(d) = &default {
-            t = t.with_initial_value(d.as_ref());
-        }
+        // A refused answer comes back as typed, to be mended rather than typed again.
+        let mut typed: Option<String> = None;
         loop {
-            let answer = esc(t.clone().prompt())?;
+            let mut t = inquire::Text::new(&prompt).with_help_message(&help);
+            if let Some(start) = typed.as_deref().or(default.as_deref()) {
+                t = t.with_initial_value(start);
+            }
+            let answer = esc(t.prompt())?;
             match check(&answer) {
                 Ok(()) => return Ok(answer),
-                Err(e) => eprintln!("  ✗ {}", safe_text(&e)),
+                Err(e) => {
+                    eprintln!("  ✗ {}", safe_text(&e));
+                    typed = Some(answer);
+                }
             }
         }
     }
@@ -186,6 +206,10 @@ impl<R: BufRead> Lines<R> {
 impl<R: BufRead> Prompter for Lines<R> {
     fn keys(&self) -> &'static str {
         "(type esc to cancel, decline to decline)"
+    }
+
+    fn typed_decline(&self) -> bool {
+        true
     }
 
     fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
@@ -429,18 +453,42 @@ fn current(field: &Field, answers: &Map<String, Value>) -> Option<Value> {
         .or_else(|| field.kind.default_value())
 }
 
-/// Asks one field; `Ok(None)` leaves it empty.
+/// The choice that declines a form whose only field is a choice.
+const DECLINE: &str = "✗ Decline this form";
+
+/// Whether `field`, a form's only field, is asked as a choice, so that declining is one
+/// of its choices (any other one-field form declines from its review).
+fn is_choice(field: &Field) -> bool {
+    matches!(
+        field.kind,
+        FieldKind::Select { .. } | FieldKind::Boolean { .. }
+    )
+}
+
+/// Asks one field; `Ok(None)` leaves it empty. With `decline`, a choice or yes/no field
+/// offers [`DECLINE`] as its last choice.
 fn ask_field(
     p: &mut dyn Prompter,
     form: &Form,
     field: &Field,
     now: Option<Value>,
+    decline: bool,
 ) -> Answer<Option<Value>> {
     let label = field.label();
     let help = hint(field);
     let name = field.name.as_ref();
     let optional = !field.required;
     match &field.kind {
+        FieldKind::Boolean { .. } if decline => {
+            let d = now.as_ref().and_then(Value::as_bool);
+            let labels = ["Yes".to_owned(), "No".to_owned(), DECLINE.to_owned()];
+            let start = usize::from(d == Some(false));
+            match p.choose(&format!("{label} ({help})"), &labels, start)? {
+                0 => Ok(Some(Value::Bool(true))),
+                1 => Ok(Some(Value::Bool(false))),
+                _ => Err(End::Decline),
+            }
+        }
         FieldKind::Boolean { .. } => {
             let d = now.as_ref().and_then(Value::as_bool);
             p.confirm(label, &help, d).map(|b| Some(Value::Bool(b)))
@@ -450,12 +498,18 @@ fn ask_field(
             if optional {
                 labels.push("(leave empty)".to_owned());
             }
+            if decline {
+                labels.push(DECLINE.to_owned());
+            }
             let start = now
                 .as_ref()
                 .and_then(Value::as_str)
                 .and_then(|v| options.iter().position(|c| c.value == v))
                 .unwrap_or(0);
             let i = p.choose(&format!("{label} ({help})"), &labels, start)?;
+            if decline && i + 1 == labels.len() {
+                return Err(End::Decline);
+            }
             Ok(options.get(i).map(|c| Value::from(c.value.as_ref())))
         }
         FieldKind::MultiSelect { options, .. } => {
@@ -545,9 +599,12 @@ fn quoted(text: &str) -> String {
 }
 
 /// Fills `form` through `p`: who asks and the message, how to decline and cancel, then
-/// one prompt per field (defaults pre-filled, problems inline). With `review`, a form
-/// of two or more fields ends on a review screen where any answer can be changed; a
-/// one-field form is sent as soon as its field is answered.
+/// one prompt per field (defaults pre-filled, problems inline, a refused answer given
+/// back as typed). Declining is always a visible choice: a form whose only field is a
+/// choice or yes/no offers Decline among its choices and is sent as soon as it is
+/// answered; with `review`, any other form ends on a review screen (Submit, a change of
+/// any answer, Decline, Cancel) — on line prompts, where `decline` can be typed, only a
+/// form of two or more fields.
 pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply {
     let form = question.form;
     p.say("");
@@ -565,9 +622,13 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
             Err(end) => ended(end),
         };
     }
+    // Declining is always a visible choice: among the choices of a form whose only
+    // field is a choice, else on the review screen (or typed, on line prompts).
+    let one_choice = matches!(form.fields(), [field] if is_choice(field));
+    let reviewed = review && !one_choice && (form.fields().len() >= 2 || !p.typed_decline());
     let mut answers = Map::new();
     for field in form.fields() {
-        match ask_field(p, form, field, current(field, &answers)) {
+        match ask_field(p, form, field, current(field, &answers), one_choice) {
             Err(end) => return ended(end),
             Ok(Some(v)) => {
                 answers.insert(field.name.to_string(), v);
@@ -575,7 +636,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
             Ok(None) => {}
         }
     }
-    if !(review && form.fields().len() >= 2) {
+    if !reviewed {
         match Reply::accept(form, Value::Object(answers.clone())) {
             Ok(reply) => return reply,
             // Not expected (each field was checked), but never sent unchecked: review.
@@ -613,7 +674,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
                 let Some(field) = form.fields().get(i - 1) else {
                     continue;
                 };
-                match ask_field(p, form, field, current(field, &answers)) {
+                match ask_field(p, form, field, current(field, &answers), false) {
                     Err(end) => return ended(end),
                     Ok(Some(v)) => {
                         answers.insert(field.name.to_string(), v);
@@ -719,6 +780,7 @@ impl Asker for Terminal {
         match choice {
             Ok(0) => Action::Accept,
             Ok(1) | Err(End::Decline) => Action::Decline,
+            Err(End::Quit) => quit(),
             _ => Action::Cancel,
         }
     }

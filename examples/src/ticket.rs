@@ -1,5 +1,5 @@
-//! The cinema ticket wizard: a date (sold-out dates are asked again), a seat among
-//! the free ones for that date, snacks, and a popcorn size only if popcorn was wanted.
+//! The cinema ticket wizard: a date among the days with free seats, a seat among the
+//! free ones for that date, snacks, and a popcorn size only if popcorn was wanted.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -16,13 +16,17 @@ use crate::forms::Size;
 ///
 /// Each date's free seats are kept as the choices the seat step offers, built once into
 /// the seat step's form (a [`PreparedForm`]): every flow asking for that date shares
-/// the one form, and a sale builds a new one.
+/// the one form, and a sale builds a new one. The date step's form, offering the days
+/// with free seats, is built the same way whenever they change.
 ///
 /// A clone (the snapshot each call's wizard reads) shares the shows until one of them
 /// changes.
 #[derive(Clone, Debug, Default)]
 pub struct Cinema {
     shows: Arc<BTreeMap<String, Show>>,
+    /// The date step's form: the days with free seats as its choices (none when every
+    /// show is sold out, and the date is then asked as text).
+    dates: Option<PreparedForm>,
     /// Whether a sold seat is put back at once ([`Cinema::restocking`]).
     restock: bool,
 }
@@ -41,6 +45,23 @@ impl Show {
             .ok();
         Show { seats, form }
     }
+}
+
+/// The date step's form offering the days of `shows` with free seats (none when there
+/// is no such day).
+fn date_step(shows: &BTreeMap<String, Show>) -> Option<PreparedForm> {
+    let open: Arc<[Choice]> = shows
+        .iter()
+        .filter(|(_, show)| !show.seats.is_empty())
+        .map(|(date, _)| Choice::owned(date.as_str(), None))
+        .collect();
+    if open.is_empty() {
+        return None;
+    }
+    Prepared::new()
+        .options("date", open)
+        .build(ShowDate::form())
+        .ok()
 }
 
 /// The seat step's changes for `date`: its message, and `seats` as the choices.
@@ -85,6 +106,7 @@ impl Cinema {
     pub fn add_show(&mut self, date: &str, seats: &[&str]) {
         let seats = seats.iter().map(|s| Choice::owned(*s, None)).collect();
         Arc::make_mut(&mut self.shows).insert(date.to_owned(), Show::new(date, seats));
+        self.dates = date_step(&self.shows);
     }
 
     /// This cinema, where a sold seat is put back at once: sales never sell a show out
@@ -112,13 +134,17 @@ impl Cinema {
         if self.restock {
             return true;
         }
-        let left = show
+        let left: Arc<[Choice]> = show
             .seats
             .iter()
             .filter(|s| s.value != seat)
             .cloned()
             .collect();
+        let sold_out = left.is_empty();
         Arc::make_mut(&mut self.shows).insert(date.to_owned(), Show::new(date, left));
+        if sold_out {
+            self.dates = date_step(&self.shows);
+        }
         true
     }
 
@@ -185,7 +211,7 @@ pub struct PopcornSize {
 #[derive(Debug, Wizard)]
 #[wizard(context = Cinema)]
 pub struct TicketOrder {
-    /// When (the message names the dates with free seats).
+    /// When: one of the days with free seats.
     #[step(
         message = "Which day would you like to go?",
         check = date_has_seats,
@@ -203,12 +229,13 @@ pub struct TicketOrder {
     pub size: Option<PopcornSize>,
 }
 
+/// The day chosen still has seats (it was offered, but may have sold out since; or the
+/// date was typed, when every show was sold out).
 fn date_has_seats(
     cinema: &Cinema,
     _: &TicketOrderProgress,
     answer: &ShowDate,
 ) -> Result<(), String> {
-    // The question below the reason names the days with seats: not said twice.
     match cinema.free_seats(&answer.date) {
         None => Err(format!("There is no show on {}.", answer.date)),
         Some([]) => Err(format!(
@@ -219,16 +246,13 @@ fn date_has_seats(
     }
 }
 
-/// The date step names the dates that have seats, so no date has to be guessed.
+/// The date step offers the days that have seats, so no date has to be guessed or typed:
+/// the form built when they last changed, shared by every flow.
 fn show_dates(cinema: &Cinema, _: &TicketOrderProgress) -> Prepared {
-    let open: Vec<&str> = cinema.open_dates().collect();
-    if open.is_empty() {
-        return Prepared::new().message("Every show is sold out. Which day would you like to go?");
+    match &cinema.dates {
+        Some(form) => Prepared::from(form),
+        None => Prepared::new().message("Every show is sold out. Which day would you like to go?"),
     }
-    Prepared::new().message(format!(
-        "Shows with free seats: {}. Which day would you like to go?",
-        open.join(", ")
-    ))
 }
 
 fn free_seats(cinema: &Cinema, progress: &TicketOrderProgress) -> Prepared {
@@ -282,6 +306,34 @@ mod tests {
             fixed.open_dates().collect::<Vec<_>>(),
             ["2025-02-03", "2025-02-04"]
         );
+    }
+
+    /// The days the date step offers (none: the date is asked as text).
+    fn offered(cinema: &Cinema) -> Option<Vec<String>> {
+        let form = cinema.dates.as_ref()?;
+        let options = form.form().field("date")?.kind.options()?;
+        Some(options.iter().map(|c| c.value.to_string()).collect())
+    }
+
+    #[test]
+    fn the_date_step_offers_the_days_with_seats() {
+        let mut cinema = Cinema::default();
+        assert_eq!(offered(&cinema), None, "no show: a typed date");
+        cinema.add_show("2030-01-01", &["A1"]);
+        cinema.add_show("2030-01-02", &[]);
+        cinema.add_show("2030-01-03", &["B1", "B2"]);
+        assert_eq!(
+            offered(&Cinema::demo()).unwrap(),
+            ["2025-02-03", "2025-02-04"]
+        );
+        assert_eq!(offered(&cinema).unwrap(), ["2030-01-01", "2030-01-03"]);
+        // A sale that leaves seats changes no day; the last seat of a day takes it off.
+        assert!(cinema.take("2030-01-03", "B1"));
+        assert_eq!(offered(&cinema).unwrap(), ["2030-01-01", "2030-01-03"]);
+        assert!(cinema.take("2030-01-01", "A1"));
+        assert_eq!(offered(&cinema).unwrap(), ["2030-01-03"]);
+        assert!(cinema.take("2030-01-03", "B2"));
+        assert_eq!(offered(&cinema), None, "every show sold out: a typed date");
     }
 
     #[test]

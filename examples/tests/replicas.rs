@@ -258,21 +258,6 @@ fn options(schema: &Value, field: &str) -> Vec<String> {
     options
 }
 
-/// The `YYYY-MM-DD` dates written in `text`.
-fn dates_in(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    chars
-        .windows(10)
-        .filter(|w| {
-            w.iter().enumerate().all(|(i, c)| match i {
-                4 | 7 => *c == '-',
-                _ => c.is_ascii_digit(),
-            })
-        })
-        .map(|w| w.iter().collect())
-        .collect()
-}
-
 /// What the user picked, to check the booking's text.
 #[derive(Default)]
 struct Picks {
@@ -286,16 +271,16 @@ struct Picks {
 fn answer(message: &str, schema: &Value, picks: &mut Picks) -> Value {
     let properties = schema["properties"].as_object().expect("a form");
     let content = if properties.contains_key("date") {
-        // A date form lists no options. Try the demo's sold-out day first: the replica
-        // that takes the round asks again and names the days that still have seats.
+        // The date form offers the days with seats. Try the demo's sold-out day first:
+        // the replica that takes the round refuses it and asks again.
         let tried = picks.date.clone();
         picks.date = if tried.is_empty() {
             "2025-02-01".to_owned()
         } else {
-            dates_in(message)
+            options(schema, "date")
                 .into_iter()
                 .find(|d| *d != tried)
-                .unwrap_or_else(|| panic!("no other date offered in {message:?}"))
+                .unwrap_or_else(|| panic!("no other date offered in {schema}"))
         };
         json!({"date": picks.date})
     } else if properties.contains_key("seat") {

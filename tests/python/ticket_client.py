@@ -26,7 +26,7 @@ GOOD = {
     "popcorn": {"popcorn": True, "drink": "water"},
     "size": {"size": "large"},
 }
-BAD = {  # sold out; not offered; not a boolean; not an option
+BAD = {  # sold out (not offered); not offered; not a boolean; not an option
     "date": {"date": "2025-02-01"},
     "seat": {"seat": "Z9"},
     "popcorn": {"popcorn": "yes"},

@@ -938,10 +938,7 @@ async fn abandon(
     servers_connected: usize,
 ) -> (String, String) {
     let (key, state, message) = question(&round(&running, None).await);
-    assert_eq!(
-        message,
-        "Shows with free seats: 2025-02-03, 2025-02-04. Which day would you like to go?"
-    );
+    assert_eq!(message, "Which day would you like to go?");
     let answer = accept(json!({"date": "2025-02-03"}));
     let (key, state, message) = question(&round(&running, Some((&key, &state, answer))).await);
     assert_eq!(message, "Pick a seat for 2025-02-03");
