@@ -425,10 +425,7 @@ where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    layers::with_layers(
-        axum::Router::new().nest_service(MCP_PATH, service(make, options)),
-        options,
-    )
+    layers::router(service(make, options), options)
 }
 
 /// [`router`] with the caller's session manager.
@@ -441,10 +438,7 @@ where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    layers::with_layers(
-        axum::Router::new().nest_service(MCP_PATH, service_with_sessions(make, sessions, options)),
-        options,
-    )
+    layers::router(service_with_sessions(make, sessions, options), options)
 }
 
 /// Binds `addr` and serves `make()`'s handler at `http://ADDR/mcp` until the future

@@ -1,48 +1,98 @@
-//! The layers [`router`](super::router) puts around the MCP service: bearer tokens,
+//! What [`router`](super::router) puts around the MCP service: bearer tokens,
 //! request-body limits, the request's principal and JSON-RPC parse errors.
 
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
+use ::rmcp::ServerHandler;
+use ::rmcp::transport::streamable_http_server::StreamableHttpService;
 use subtle::ConstantTimeEq;
 
 use super::body::{Guarded, Refusal, Verdict};
-use super::sessions::as_principal;
-use super::{HttpOptions, MAX_BODY};
+use super::sessions::{CappedSessions, as_principal};
+use super::{HttpOptions, MAX_BODY, MCP_PATH};
 use crate::Principal;
 
-/// The layers of [`router`](super::router): [`service_middleware`], the body limits,
-/// then (outermost, so nothing else runs for a stranger) the bearer-token check when
-/// there are tokens.
-pub(super) fn with_layers(router: axum::Router, options: &HttpOptions) -> axum::Router {
-    let limits = Arc::new(BodyLimits {
-        timeout: options.body_read_timeout,
-        max_body: MAX_BODY.min(options.max_inflight_body),
-        room: Arc::new(tokio::sync::Semaphore::new(options.max_inflight_body)),
-    });
-    let router = router
-        .layer(axum::middleware::from_fn(service_middleware))
-        .layer(axum::middleware::from_fn(move |request, next| {
-            read_body(limits.clone(), request, next)
-        }));
-    if options.tokens.is_empty() {
-        return router;
+/// The router of [`router`](super::router): `service` at [`MCP_PATH`] behind, from the
+/// outside in, the bearer-token check when there are tokens (so nothing else runs for
+/// a stranger), the body limits and [`service_middleware`]'s work.
+///
+/// All of it is one tower service sharing one [`Arc`]: a request costs one future and
+/// a reference count, where a stack of `from_fn` layers boxed a future and cloned the
+/// service behind it (rmcp's service clones its whole configuration, allowed hosts and
+/// origins, each time) at every layer.
+pub(super) fn router<S>(
+    service: StreamableHttpService<S, CappedSessions>,
+    options: &HttpOptions,
+) -> axum::Router
+where
+    S: ServerHandler + Send + 'static,
+{
+    let mcp = Mcp(Arc::new(Layers {
+        service,
+        limits: BodyLimits {
+            timeout: options.body_read_timeout,
+            max_body: MAX_BODY.min(options.max_inflight_body),
+            room: Arc::new(tokio::sync::Semaphore::new(options.max_inflight_body)),
+        },
+        tokens: options.tokens.clone(),
+    }));
+    axum::Router::new().route_service(MCP_PATH, mcp)
+}
+
+/// The MCP service behind its layers (see [`router`]).
+struct Mcp<S: ServerHandler + Send + 'static>(Arc<Layers<S>>);
+
+impl<S: ServerHandler + Send + 'static> Clone for Mcp<S> {
+    fn clone(&self) -> Self {
+        Mcp(Arc::clone(&self.0))
     }
-    let tokens = options.tokens.clone();
-    router.layer(axum::middleware::from_fn(
-        move |mut request: axum::extract::Request, next: axum::middleware::Next| {
-            let principal = principal_of_token(&tokens, request.headers());
-            async move {
-                match principal {
+}
+
+struct Layers<S: ServerHandler + Send + 'static> {
+    service: StreamableHttpService<S, CappedSessions>,
+    limits: BodyLimits,
+    /// Bearer tokens and their principals (none: no check).
+    tokens: Arc<Vec<(String, Principal)>>,
+}
+
+impl<S: ServerHandler + Send + 'static> tower_service::Service<axum::extract::Request> for Mcp<S> {
+    type Response = axum::response::Response;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, mut request: axum::extract::Request) -> Self::Future {
+        let layers = Arc::clone(&self.0);
+        Box::pin(async move {
+            if !layers.tokens.is_empty() {
+                match principal_of_token(&layers.tokens, request.headers()) {
                     Some(principal) => {
                         request.extensions_mut().insert(principal);
-                        next.run(request).await
                     }
-                    None => unauthorized(),
+                    None => return Ok(unauthorized()),
                 }
             }
-        },
-    ))
+            let response = read_body(&layers.limits, request, |request| {
+                middleware(request, |request| async {
+                    layers
+                        .service
+                        .handle(request)
+                        .await
+                        .map(axum::body::Body::new)
+                })
+            })
+            .await;
+            Ok(response)
+        })
+    }
 }
 
 /// How request bodies are read: within a deadline, each at most `max_body`, all of
@@ -58,11 +108,15 @@ struct BodyLimits {
 /// flight (waiting for room within the body timeout), every byte in by the body timeout
 /// (else `408` and the connection closed), no more bytes than the largest body (`413`),
 /// and a body that breaks off is a `400`.
-async fn read_body(
-    limits: Arc<BodyLimits>,
+async fn read_body<F, R>(
+    limits: &BodyLimits,
     request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
+    next: F,
+) -> axum::response::Response
+where
+    F: FnOnce(axum::extract::Request) -> R,
+    R: Future<Output = axum::response::Response>,
+{
     use axum::http::StatusCode;
     let deadline = tokio::time::Instant::now() + limits.timeout;
     let (parts, body) = request.into_parts();
@@ -112,7 +166,7 @@ async fn read_body(
         read: 0,
     };
     let request = axum::extract::Request::from_parts(parts, axum::body::Body::new(guarded));
-    let response = next.run(request).await;
+    let response = next(request).await;
     match verdict.get() {
         None => response,
         Some(Refusal::TooLarge) => too_large(),
@@ -200,6 +254,15 @@ pub async fn service_middleware(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
+    middleware(request, |request| next.run(request)).await
+}
+
+/// [`service_middleware`]'s work around `next`.
+async fn middleware<F, R>(request: axum::extract::Request, next: F) -> axum::response::Response
+where
+    F: FnOnce(axum::extract::Request) -> R,
+    R: Future<Output = axum::response::Response>,
+{
     let principal = request
         .extensions()
         .get::<Principal>()
@@ -214,18 +277,19 @@ pub async fn service_middleware(
                 let essence = v.split_once(';').map_or(v, |(essence, _)| essence);
                 essence.trim().eq_ignore_ascii_case("application/json")
             });
-    // Kept (made safe to show) for the wording of a refusal.
+    // Kept for the wording of a refusal (a reference count each, made safe to show
+    // only if it is needed).
     let (host, origin) = {
         let headers = request.headers();
-        let header = |name| headers.get(name).map(|v| shown_value(v.as_bytes()));
         (
-            header(axum::http::header::HOST),
-            header(axum::http::header::ORIGIN),
+            headers.get(axum::http::header::HOST).cloned(),
+            headers.get(axum::http::header::ORIGIN).cloned(),
         )
     };
-    let response = as_principal(principal, next.run(request)).await;
+    let response = as_principal(principal, next(request)).await;
     if response.status() == axum::http::StatusCode::FORBIDDEN {
-        return refused(response, host, origin).await;
+        let shown = |v: Option<axum::http::HeaderValue>| v.map(|v| shown_value(v.as_bytes()));
+        return refused(response, shown(host), shown(origin)).await;
     }
     if !json_post || response.status() != axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE {
         return response;
