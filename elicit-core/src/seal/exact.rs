@@ -27,21 +27,31 @@ pub(crate) fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, serde_j
     T::deserialize(value)
 }
 
-/// Whether a number outside any string has a fraction or an exponent.
+/// Whether a number outside any string has a fraction or an exponent. Strings (most of a
+/// payload: answers, digests) are skipped a vector at a time, to their closing quote.
 fn has_fraction(bytes: &[u8]) -> bool {
-    let (mut in_string, mut escaped, mut in_number) = (false, false, false);
-    for &b in bytes {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    let mut at = 0;
+    let mut in_number = false;
+    while let Some(&b) = bytes.get(at) {
+        at += 1;
         match b {
-            b'"' => (in_string, in_number) = (true, false),
+            b'"' => {
+                in_number = false;
+                loop {
+                    let Some(i) = bytes
+                        .get(at..)
+                        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                    else {
+                        return false;
+                    };
+                    // Past the quote, or past a backslash and the byte it escapes.
+                    let quote = bytes[at + i] == b'"';
+                    at += i + if quote { 1 } else { 2 };
+                    if quote {
+                        break;
+                    }
+                }
+            }
             b'-' | b'0'..=b'9' => in_number = true,
             b'.' | b'e' | b'E' if in_number => return true,
             _ => in_number = false,
@@ -274,6 +284,12 @@ mod tests {
         assert!(!has_fraction(br#"{"a": "1.5", "b\"2.5": 3, "e": -7}"#));
         assert!(has_fraction(br#"{"a": "x", "b": -7e3}"#));
         assert!(has_fraction(br#"[1, 0.5]"#));
+        // Escapes, an escaped backslash before a closing quote, strings left open.
+        assert!(has_fraction(br#"["a\\", 2.5]"#));
+        assert!(!has_fraction(br#"["a\", 2.5]"#));
+        assert!(!has_fraction(br#"["a\"#));
+        assert!(!has_fraction(b"[\"1.5"));
+        assert!(!has_fraction(b""));
     }
 
     #[test]
