@@ -76,10 +76,14 @@ fn the_readme_quick_start_builds_outside_the_workspace_and_asks() {
 
     let target = root.join("target").join("quickstart");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    // Without debug info (the workspace's own dependencies are built without it too):
+    // the same program, in half the disk (361 MB against 788 MB).
     let built = Command::new(cargo)
         .args(["build", "--quiet"])
         .current_dir(&dir)
         .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .env("CARGO_INCREMENTAL", "0")
         .status()
         .expect("cargo runs");
     assert!(built.success(), "the quick start builds");

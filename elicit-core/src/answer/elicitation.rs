@@ -68,6 +68,7 @@ impl fmt::Display for Action {
 
 impl<T> Elicitation<T> {
     /// The accepted value, if any.
+    #[cfg(feature = "seal")]
     pub(crate) fn accepted(self) -> Option<T> {
         match self {
             Elicitation::Accept(v) => Some(v),

@@ -292,6 +292,7 @@ impl Prepared {
 
     /// The message, taken out, and the changes to the form that remain: a single
     /// question (the engine's `Call::ask`) sends its message apart from its form.
+    #[cfg(feature = "seal")]
     pub(crate) fn split_message(mut self) -> (Option<String>, Prepared) {
         self.unshare();
         let message = self.message.take();

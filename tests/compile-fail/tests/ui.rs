@@ -1,7 +1,7 @@
 //! Compile-fail tests: every declaration mistake the derives refuse, with the
-//! error a user sees committed next to it (`tests/ui/**/*.stderr`). The messages are
+//! error a user sees committed next to it (`ui/**/*.stderr`). The messages are
 //! part of the product: read a changed `.stderr` before accepting it
-//! (`TRYBUILD=overwrite cargo test -p elicit-tests --test ui`).
+//! (`TRYBUILD=overwrite cargo test -p elicit-compile-fail`).
 
 #[test]
 fn elicit_declaration_errors() {
