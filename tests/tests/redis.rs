@@ -285,3 +285,77 @@ async fn replicas_sharing_a_redis_inventory_sell_each_seat_once() {
         .collect();
     assert_eq!(seats, ["A1", "B4"]);
 }
+
+/// How many `SMEMBERS` the Redis at `url` has run (its `INFO commandstats`).
+async fn seat_reads(connection: &mut redis::aio::MultiplexedConnection) -> u64 {
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(connection)
+        .await
+        .unwrap();
+    info.lines()
+        .find_map(|l| l.strip_prefix("cmdstat_smembers:calls="))
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A replica keeps the seats it read until a sale is announced: reading them again asks
+/// Redis nothing (a round of the wizard costs Redis one command, the redemption), and a
+/// sale on another replica is seen within moments.
+#[tokio::test]
+async fn a_replica_reads_the_seats_again_only_after_a_sale() {
+    use elicit_examples::servers::inventory::Inventory;
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let seller = Inventory::redis(redis.url(), &Cinema::demo())
+        .await
+        .unwrap();
+    let reader = Inventory::redis(redis.url(), &Cinema::demo())
+        .await
+        .unwrap();
+    let mut connection = redis::Client::open(redis.url())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let free = |cinema: &Cinema| -> Vec<String> {
+        let seats = cinema.free_seats("2025-02-03").unwrap_or_default();
+        seats.iter().map(|c| c.value.to_string()).collect()
+    };
+    // Until its subscription is in place the reader reads Redis each time.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        reader.snapshot().await.unwrap();
+        let before = seat_reads(&mut connection).await;
+        reader.snapshot().await.unwrap();
+        if seat_reads(&mut connection).await == before {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "never kept a copy");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let before = seat_reads(&mut connection).await;
+    for _ in 0..20 {
+        assert_eq!(free(&reader.snapshot().await.unwrap()), ["A1", "A2", "B4"]);
+    }
+    assert_eq!(
+        seat_reads(&mut connection).await,
+        before,
+        "read from the copy"
+    );
+
+    assert!(seller.take("2025-02-03", "A1").await.unwrap());
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    while free(&reader.snapshot().await.unwrap()) != ["A2", "B4"] {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the sale was not seen"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // The seller forgot its own copy at once.
+    assert_eq!(free(&seller.snapshot().await.unwrap()), ["A2", "B4"]);
+    assert!(!seller.take("2025-02-03", "A1").await.unwrap(), "sold once");
+}

@@ -16,6 +16,10 @@ use crate::wire::{self, Conn, Fail};
 pub enum Flow {
     /// Complete bookings: `book_tickets`, answering every form until the result.
     Wizard,
+    /// `book_tickets` answered as for [`Flow::Wizard`] but cancelled at its last step
+    /// (the popcorn size): the same rounds, and no seat sold, so a server whose seats
+    /// cannot be put back (in Redis) never sells out.
+    WizardCancelled,
     /// `pay_tickets` for a client without URL mode: a result at once, no question.
     Bare,
 }
@@ -24,7 +28,7 @@ pub enum Flow {
 impl Flow {
     fn tool(self) -> &'static str {
         match self {
-            Flow::Wizard => "book_tickets",
+            Flow::Wizard | Flow::WizardCancelled => "book_tickets",
             Flow::Bare => "pay_tickets",
         }
     }
@@ -233,7 +237,8 @@ async fn client(addr: SocketAddr, flow: Flow, window: Window, date: String) -> C
             },
         };
         let done = match flow {
-            Flow::Wizard => booking(c, &mut tally, window, &date).await,
+            Flow::Wizard => booking(c, &mut tally, window, &date, false).await,
+            Flow::WizardCancelled => booking(c, &mut tally, window, &date, true).await,
             Flow::Bare => bare(c, &mut tally, window).await,
         };
         if let Err(e) = done {
@@ -278,8 +283,15 @@ async fn round(
         .unwrap_or(Value::Null))
 }
 
-/// One booking, every round until the result.
-async fn booking(c: &mut Conn, tally: &mut Client, window: Window, date: &str) -> Result<(), Fail> {
+/// One booking, every round until the result; with `cancel_last`, cancelled at the
+/// last step (the popcorn size), so that nothing is sold.
+async fn booking(
+    c: &mut Conn,
+    tally: &mut Client,
+    window: Window,
+    date: &str,
+    cancel_last: bool,
+) -> Result<(), Fail> {
     let tool = Flow::Wizard.tool();
     let arguments = json!({});
     let mut responses: Option<Value> = None;
@@ -306,8 +318,15 @@ async fn booking(c: &mut Conn, tally: &mut Client, window: Window, date: &str) -
                     .get("params")
                     .and_then(|p| p.get("requestedSchema"))
                     .ok_or_else(|| Fail::Reply("a form without requestedSchema".into()))?;
-                let content = wire::fill(schema, date);
-                answers.insert(key.clone(), json!({"action": "accept", "content": content}));
+                let last = schema
+                    .get("properties")
+                    .is_some_and(|p| p.get("size").is_some());
+                let answer = if cancel_last && last {
+                    json!({"action": "cancel"})
+                } else {
+                    json!({"action": "accept", "content": wire::fill(schema, date)})
+                };
+                answers.insert(key.clone(), answer);
             }
             responses = Some(Value::Object(answers));
             state = result
@@ -325,7 +344,8 @@ async fn booking(c: &mut Conn, tally: &mut Client, window: Window, date: &str) -
         if result.get("isError").and_then(Value::as_bool) == Some(true) {
             return Err(Fail::Reply(format!("a tool error: {}", short(text))));
         }
-        if text.starts_with("Booked seat") {
+        if text.starts_with("Booked seat") || (cancel_last && text.starts_with("Booking cancelled"))
+        {
             tally.bookings += 1;
             tally.booking_rounds.0 += n as u64 + 1;
             tally.booking_rounds.1 += 1;

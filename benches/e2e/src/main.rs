@@ -75,6 +75,12 @@ struct Cli {
     /// Skip the runs of elicit with JSON instead of SSE replies.
     #[arg(long)]
     no_json: bool,
+    /// Add the Redis rows: the wizard (JSON replies) with single use and the seats in a
+    /// `redis-server` this program starts for each run (Debian's package, on the load
+    /// generator's core, no persistence), next to the same flow in memory. Both are
+    /// cancelled at the last step, so that nothing sells out.
+    #[arg(long)]
+    redis: bool,
     /// Times each throughput row is run, in rotation (every row once, then every row
     /// again): each row reports its median run (by server CPU per round), and the
     /// wizard ÷ bare ratios are the median of the ratios of runs made side by side, so
@@ -82,6 +88,10 @@ struct Cli {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
     repeat: u32,
 }
+
+/// The rows of `--redis`.
+const MEMORY_ROW: &str = "elicit wizard, JSON, memory, cancelled at the end";
+const REDIS_ROW: &str = "elicit wizard, JSON, Redis, cancelled at the end";
 
 /// Sessions or questions made before the baseline of a memory run, so it does not
 /// count one-time allocations.
@@ -213,6 +223,18 @@ async fn bench(cli: &Cli, pinned: bool) -> Result<String, String> {
             Flow::Bare,
         ));
     }
+    if cli.redis {
+        runs.push((
+            MEMORY_ROW.into(),
+            elicit(&["--json-response"]),
+            Flow::WizardCancelled,
+        ));
+        // As the memory row, with `{redis}` for the URL of the run's redis-server (and
+        // no --restock, which a shared inventory cannot do).
+        let mut redis = elicit(&["--json-response", "--redis", "{redis}"]);
+        redis.args.retain(|a| a != "--restock");
+        runs.push((REDIS_ROW.into(), redis, Flow::WizardCancelled));
+    }
     if let Some(py) = python("stateless-json") {
         runs.push(("Python SDK wizard, JSON".into(), py.clone(), Flow::Wizard));
         runs.push(("Python SDK bare call, JSON".into(), py, Flow::Bare));
@@ -237,7 +259,31 @@ async fn bench(cli: &Cli, pinned: bool) -> Result<String, String> {
                 "== {label} (run {pass} of {}): {} clients, {:?} warm-up, {:?} measured",
                 cli.repeat, load.clients, load.warmup, load.measure
             );
-            let server = Server::start(launch, label).await?;
+            // A fresh redis-server for a run that names one.
+            let redis = if launch.args.iter().any(|a| a == "{redis}") {
+                let redis = Launch {
+                    program: "redis-server".into(),
+                    args: ["--bind", "127.0.0.1", "--port", "{port}"]
+                        .into_iter()
+                        .chain(["--save", "", "--appendonly", "no"])
+                        .map(String::from)
+                        .collect(),
+                    cpu: pinned.then_some(cli.client_cpu),
+                };
+                Some(Server::start(&redis, "redis-server").await?)
+            } else {
+                None
+            };
+            let mut launch = launch.clone();
+            if let Some(redis) = &redis {
+                let url = format!("redis://{}/", redis.addr);
+                for arg in &mut launch.args {
+                    if arg == "{redis}" {
+                        *arg = url.clone();
+                    }
+                }
+            }
+            let server = Server::start(&launch, label).await?;
             let outcome = load::run(&server, *flow, &load).await;
             if outcome.rounds == 0 {
                 eprintln!(
@@ -246,6 +292,7 @@ async fn bench(cli: &Cli, pinned: bool) -> Result<String, String> {
                 );
             }
             drop(server);
+            drop(redis);
             row.runs.push(outcome);
         }
     }
@@ -474,6 +521,11 @@ fn report(cli: &Cli, pinned: bool, rows: &[Row], memories: &[Memory]) -> String 
                 "elicit wizard round CPU ÷ bare call CPU ({framing}): {r:.2}×{each}"
             ));
         }
+    }
+    if let Some((r, each)) = ratio(REDIS_ROW, MEMORY_ROW, rate) {
+        ratios.push(format!(
+            "elicit wizard rounds/s with Redis ÷ in memory (JSON, cancelled at the end): {r:.2}×{each}"
+        ));
     }
     if let Some((r, each)) = ratio("Python SDK wizard, JSON", "Python SDK bare call, JSON", cpu) {
         ratios.push(format!(
