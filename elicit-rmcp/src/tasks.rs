@@ -2,7 +2,8 @@
 //! a question can take, for calls that run long.
 //!
 //! A `tools/call` answered with a task returns at once (`resultType: "task"`); the
-//! client polls `tasks/get`, which reports `working`, then `input_required` with the
+//! client polls `tasks/get` (or is told, through `subscriptions/listen` with `taskIds`:
+//! [`Tasks::listen`]), which reports `working`, then `input_required` with the
 //! questions in `inputRequests` while the tool waits for the user, and finally the
 //! result inlined. Answers come back with `tasks/update`, and `tasks/cancel` stops the
 //! task. The tool body is the same as on the other channels: its [`Session`] asks and
@@ -37,7 +38,9 @@
 
 /// Writes `get_task`, `update_task` and `cancel_task` of an `rmcp::ServerHandler`,
 /// each handed to the [`Tools`](crate::Tools) in the named field of the server:
-/// step 4 of serving tasks (see the [module](crate::tasks) docs).
+/// step 4 of serving tasks (see the [module](crate::tasks) docs); and
+/// `accepted_subscription_filter` and `listen`, so that a `subscriptions/listen` with
+/// `taskIds` receives `notifications/tasks` ([`Tasks::listen`]).
 ///
 /// ```
 /// use elicit_rmcp::{Elicitor, TaskSupport, Tools};
@@ -107,6 +110,20 @@ macro_rules! task_handlers {
         ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
             self.$tools.cancel_task(params, ctx)
         }
+
+        fn accepted_subscription_filter(
+            &self,
+            requested: &$crate::__private::rmcp::model::SubscriptionFilter,
+        ) -> ::core::option::Option<$crate::__private::rmcp::model::SubscriptionFilter> {
+            ::core::option::Option::Some(requested.clone())
+        }
+
+        async fn listen(
+            &self,
+            subscription: $crate::__private::rmcp::service::SubscriptionContext,
+        ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
+            self.$tools.listen_tasks(subscription).await
+        }
     };
 }
 
@@ -117,10 +134,11 @@ use std::time::{Duration, Instant};
 
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
-    CallToolResult, CancelTaskParams, ClientCapabilities, CreateTaskResult, GetTaskParams,
-    GetTaskResult, UpdateTaskParams,
+    CallToolResult, CancelTaskParams, ClientCapabilities, CreateTaskResult, DetailedTask,
+    GetTaskParams, GetTaskResult, NotificationMetaObject, ServerNotification,
+    TaskStatusNotification, TaskStatusNotificationParams, UpdateTaskParams,
 };
-use ::rmcp::service::{RequestContext, RoleServer};
+use ::rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use ::rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use tokio_util::sync::CancellationToken;
 
@@ -130,6 +148,32 @@ use elicit_core::Revision;
 /// How long a task lives unless [`Tasks::with_ttl`] says otherwise: one hour, from its
 /// creation. A task still running then (its questions unanswered) ends `failed`.
 pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
+
+/// How often [`Tasks::listen`] looks for changes of the tasks it watches (50 ms).
+pub const TASK_WATCH_INTERVAL: Duration = Duration::from_millis(50);
+
+/// The most task ids one `subscriptions/listen` watches (the first 64 listed).
+pub(crate) const MAX_WATCHED_TASKS: usize = 64;
+
+/// The `taskIds` of a `subscriptions/listen` request, as the HTTP layer read them from
+/// its body (rmcp's `SubscriptionFilter` has no such field).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TaskIds(pub(crate) Vec<String>);
+
+/// The `taskIds` of the listen request of `ctx` (none when it has none, or did not come
+/// over HTTP).
+fn task_ids(ctx: &RequestContext<RoleServer>) -> Vec<String> {
+    #[cfg(feature = "http")]
+    if let Some(ids) = ctx
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<TaskIds>())
+    {
+        return ids.0.clone();
+    }
+    let _ = ctx;
+    Vec::new()
+}
 
 /// How often a client is told to poll `tasks/get`, unless
 /// [`Tasks::with_poll_interval`] says otherwise.
@@ -275,6 +319,59 @@ impl Tasks {
     ) -> Result<(), McpError> {
         self.check_owner(&params.task_id, ctx)?;
         self.manager.cancel_task(&params.task_id)
+    }
+
+    /// `subscriptions/listen` with `taskIds` (read from the request by the HTTP layer,
+    /// [`service_middleware`](crate::http::service_middleware), since rmcp's filter has
+    /// no such field): sends `notifications/tasks` with the whole task, as `tasks/get`
+    /// gives it, whenever one of the listed tasks of the caller's principal changes
+    /// (its status, its status message, its questions), and the state of each at
+    /// once; another principal's ids and unknown ones are ignored, as `tasks/get` would
+    /// not tell them apart. Runs until the client ends the subscription. Changes are
+    /// looked for every [`TASK_WATCH_INTERVAL`].
+    pub async fn listen(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
+        let ctx = subscription.request_context();
+        let ids = task_ids(ctx);
+        let principal = principal_of(ctx).to_owned();
+        let mut told: HashMap<&str, DetailedTask> = HashMap::new();
+        let mut tick = tokio::time::interval(TASK_WATCH_INTERVAL);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                () = subscription.cancelled() => return Ok(()),
+                _ = tick.tick() => {}
+            }
+            for id in &ids {
+                if !self.owned_by(id, &principal) {
+                    continue;
+                }
+                let Ok(task) = self.manager.get_task(id) else {
+                    continue;
+                };
+                if told.get(id.as_str()) == Some(&task) {
+                    continue;
+                }
+                let mut meta = NotificationMetaObject::new();
+                meta.set_subscription_id(ctx.id.clone());
+                let params = TaskStatusNotificationParams::new(task.clone()).with_meta(meta);
+                let notification =
+                    ServerNotification::TaskStatusNotification(TaskStatusNotification::new(params));
+                if ctx.peer.send_notification(notification).await.is_err() {
+                    // The client is gone.
+                    return Ok(());
+                }
+                told.insert(id, task);
+            }
+        }
+    }
+
+    /// Whether task `id` is `principal`'s.
+    fn owned_by(&self, id: &str, principal: &str) -> bool {
+        let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        owners
+            .by_task
+            .get(id)
+            .is_some_and(|(owner, _)| owner == principal)
     }
 
     /// `-32602` unless the task `id` is the principal's of `ctx`.

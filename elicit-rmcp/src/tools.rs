@@ -11,7 +11,7 @@ use ::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CreateTaskResult, ErrorCode,
     GetTaskParams, GetTaskResult, Tool, UpdateTaskParams,
 };
-use ::rmcp::service::{MaybeSend, RequestContext, RoleServer};
+use ::rmcp::service::{MaybeSend, RequestContext, RoleServer, SubscriptionContext};
 use ::rmcp::task_manager::{TaskContext, TaskExit};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -212,6 +212,19 @@ impl<S: MaybeSend + 'static> Tools<S> {
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
         self.tasks("tasks/cancel")?.cancel_task(&params, &ctx)
+    }
+
+    /// `subscriptions/listen`, for the server's `ServerHandler::listen`: see
+    /// [`Tasks::listen`]. Without tasks, the subscription is held open and gets
+    /// nothing.
+    pub async fn listen_tasks(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
+        match &self.elicitor.tasks {
+            Some(tasks) => tasks.listen(subscription).await,
+            None => {
+                subscription.cancelled().await;
+                Ok(())
+            }
+        }
     }
 
     fn tasks(&self, method: &str) -> Result<&Tasks, McpError> {

@@ -877,3 +877,184 @@ fn a_task_is_bound_to_the_bearer_tokens_principal() {
     let cancelled = task(alice, "tasks/cancel");
     assert!(cancelled.get("error").is_none(), "{cancelled}");
 }
+
+/// The capabilities of a 2026-07-28 client of the Tasks extension.
+fn task_client() -> serde_json::Value {
+    serde_json::json!({"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
+}
+
+/// A new `book_tickets` task of the bearer of `token`: its id.
+fn new_task(server: &Server, token: &str) -> String {
+    let created = stateless(
+        server,
+        token,
+        "tools/call",
+        "book_tickets",
+        serde_json::json!({"name": "book_tickets", "arguments": {}}),
+        task_client(),
+    );
+    created["result"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a task id in {created}"))
+        .to_owned()
+}
+
+/// A `subscriptions/listen` (id 9) of the bearer of `token` for `task_ids`: its SSE
+/// stream, read one `notifications/tasks` at a time (the task, as `tasks/get` gives it).
+struct Listening(std::io::Lines<std::io::BufReader<TcpStream>>);
+
+impl Listening {
+    fn open(server: &Server, token: &str, task_ids: &[&str]) -> Listening {
+        use std::io::BufRead;
+        let meta = serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "http-test", "version": "1.0.0"},
+            "io.modelcontextprotocol/clientCapabilities": task_client(),
+        });
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen",
+            "params": {"notifications": {"taskIds": task_ids}, "_meta": meta}})
+        .to_string();
+        let mut stream = server.connect();
+        stream
+            .write_all(
+                format!(
+                    "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\
+                     Content-Type: application/json\r\nAccept: application/json, \
+                     text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: \
+                     subscriptions/listen\r\nContent-Length: {}\r\n\r\n{body}",
+                    body.len()
+                )
+                .as_bytes(),
+            )
+            .unwrap();
+        Listening(std::io::BufReader::new(stream).lines())
+    }
+
+    /// The next task told (within the connection's read limit).
+    fn next_task(&mut self) -> serde_json::Value {
+        loop {
+            let line = self
+                .0
+                .next()
+                .expect("the stream stays open")
+                .expect("a notification in time");
+            let Some(data) = line.strip_prefix("data:") else {
+                continue;
+            };
+            let Ok(message) = serde_json::from_str::<serde_json::Value>(data.trim()) else {
+                continue;
+            };
+            if message["method"] == "notifications/tasks" {
+                let params = &message["params"];
+                assert_eq!(
+                    params["_meta"]["io.modelcontextprotocol/subscriptionId"], 9,
+                    "{message}"
+                );
+                return params.clone();
+            }
+        }
+    }
+}
+
+/// The answers a person taking the first choice of every field (and no popcorn) gives
+/// to the questions of `task`, for `tasks/update`.
+fn first_choices(task: &serde_json::Value) -> serde_json::Value {
+    let mut answers = serde_json::Map::new();
+    for (key, request) in task["inputRequests"].as_object().expect("questions") {
+        let schema = &request["params"]["requestedSchema"]["properties"];
+        let mut content = serde_json::Map::new();
+        for (name, field) in schema.as_object().expect("fields") {
+            let value = match field["type"].as_str() {
+                Some("boolean") => false.into(),
+                _ if !field["enum"][0].is_null() => field["enum"][0].clone(),
+                _ => field["oneOf"][0]["const"].clone(),
+            };
+            content.insert(name.clone(), value);
+        }
+        answers.insert(
+            key.clone(),
+            serde_json::json!({"action": "accept", "content": content}),
+        );
+    }
+    serde_json::Value::Object(answers)
+}
+
+/// `subscriptions/listen` with `taskIds` (which rmcp's filter type drops; the HTTP layer
+/// reads them) is told each status of the caller's task as `notifications/tasks`:
+/// `input_required` with its questions, answered through `tasks/update` from the
+/// notifications alone, until `completed` with the booking.
+#[test]
+fn a_task_subscription_is_told_each_status_until_completed() {
+    let server = Server::start(HttpOptions::default());
+    let id = new_task(&server, "unused");
+    let mut listening = Listening::open(&server, "unused", &[&id, "not-a-task"]);
+    let mut statuses = Vec::new();
+    loop {
+        let task = listening.next_task();
+        assert_eq!(task["taskId"], id.as_str(), "{task}");
+        let status = task["status"].as_str().unwrap_or_default().to_owned();
+        statuses.push(status.clone());
+        match status.as_str() {
+            "input_required" => {
+                let params =
+                    serde_json::json!({"taskId": id, "inputResponses": first_choices(&task)});
+                let updated = stateless(
+                    &server,
+                    "unused",
+                    "tasks/update",
+                    &id,
+                    params,
+                    task_client(),
+                );
+                assert!(updated.get("error").is_none(), "{updated}");
+            }
+            "completed" => {
+                let text = &task["result"]["content"][0]["text"];
+                assert_eq!(text, "Booked seat A1 on 2025-02-03 with water.", "{task}");
+                break;
+            }
+            "working" => {}
+            other => panic!("a task {other}: {task}"),
+        }
+    }
+    // Three questions (date, seat, snacks), each told once, then the end.
+    assert_eq!(
+        statuses.iter().filter(|s| *s == "input_required").count(),
+        3,
+        "{statuses:?}"
+    );
+}
+
+/// A subscription is told only of its own principal's tasks: another's id in `taskIds`
+/// is passed over, as `tasks/get` would not tell it from an unknown one.
+#[test]
+fn a_task_subscription_hears_nothing_of_anothers_tasks() {
+    let server = Server::start(with_tokens());
+    let (alice, bob) = (
+        "alice-token-0123456789abcdef",
+        "bob-token-0123456789abcdefgh",
+    );
+    let hers = new_task(&server, alice);
+    let his = new_task(&server, bob);
+    // Both wait for their first answer from the start.
+    let mut listening = Listening::open(&server, bob, &[&hers, &his]);
+    let first = listening.next_task();
+    assert_eq!(first["taskId"], his.as_str(), "{first}");
+    assert_eq!(first["status"], "input_required", "{first}");
+    let cancelled = stateless(
+        &server,
+        bob,
+        "tasks/cancel",
+        &his,
+        serde_json::json!({"taskId": his}),
+        task_client(),
+    );
+    assert!(cancelled.get("error").is_none(), "{cancelled}");
+    loop {
+        let task = listening.next_task();
+        assert_eq!(task["taskId"], his.as_str(), "told of alice's task: {task}");
+        if task["status"] == "cancelled" {
+            break;
+        }
+    }
+}

@@ -16,6 +16,7 @@ use super::body::{Guarded, Refusal, Verdict};
 use super::sessions::{CappedSessions, as_principal};
 use super::{HttpOptions, MAX_BODY, MCP_PATH};
 use crate::Principal;
+use crate::tasks::{MAX_WATCHED_TASKS, TaskIds};
 
 /// The router of [`router`](super::router): `service` at [`MCP_PATH`] behind, from the
 /// outside in, the bearer-token check when there are tokens (so nothing else runs for
@@ -238,7 +239,7 @@ fn unauthorized() -> axum::response::Response {
 /// puts around [`service`](super::service); an axum app of one's own built from
 /// [`service`](super::service) adds it with
 /// `.layer(axum::middleware::from_fn(service_middleware))`, inside its authentication
-/// layer. It does two things:
+/// layer. It does four things:
 ///
 /// - it runs the request as its [`Principal`] (the one an authentication layer put in
 ///   the request's extensions, else the anonymous one), so that a push-era session is
@@ -249,7 +250,9 @@ fn unauthorized() -> axum::response::Response {
 /// - it words the `403` of a refused `Host` or `Origin` so that whoever runs the server
 ///   can act on it: the value refused (control characters and quotes replaced, at most
 ///   100 characters) and the option that allows it; and says so on stderr, at most one
-///   line every 10 seconds.
+///   line every 10 seconds;
+/// - it reads the `taskIds` of a `subscriptions/listen` filter, which rmcp's filter type
+///   drops, for [`Tasks::listen`](crate::Tasks::listen).
 pub async fn service_middleware(
     request: axum::extract::Request,
     next: axum::middleware::Next,
@@ -268,6 +271,7 @@ where
         .get::<Principal>()
         .cloned()
         .unwrap_or_else(|| Principal::new(""));
+    let request = with_task_ids(request).await;
     let json_post = request.method() == axum::http::Method::POST
         && request
             .headers()
@@ -302,6 +306,52 @@ where
         axum::http::HeaderValue::from_static("application/json"),
     );
     response
+}
+
+/// A `subscriptions/listen` request (by its `Mcp-Method` header) with the `taskIds` of
+/// its filter in its extensions ([`TaskIds`]), which rmcp's filter type drops: its body
+/// read (it is small, and already held to the body limits), the ids kept (at most
+/// [`MAX_WATCHED_TASKS`], each at most 256 bytes), the body handed on as it was. Any
+/// other request is handed on untouched.
+async fn with_task_ids(request: axum::extract::Request) -> axum::extract::Request {
+    let listen = request
+        .headers()
+        .get("mcp-method")
+        .is_some_and(|v| v.as_bytes() == b"subscriptions/listen");
+    if !listen {
+        return request;
+    }
+    let (mut parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
+        // Broken off or too large: the body limits answer it (see `read_body`).
+        return axum::extract::Request::from_parts(parts, axum::body::Body::empty());
+    };
+    #[derive(serde::Deserialize)]
+    struct Listen {
+        params: Params,
+    }
+    #[derive(serde::Deserialize)]
+    struct Params {
+        notifications: Filter,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Filter {
+        #[serde(default)]
+        task_ids: Vec<serde_json::Value>,
+    }
+    if let Ok(listen) = serde_json::from_slice::<Listen>(&bytes) {
+        let ids: Vec<String> = listen
+            .params
+            .notifications
+            .task_ids
+            .into_iter()
+            .filter_map(|id| id.as_str().filter(|id| id.len() <= 256).map(str::to_owned))
+            .take(MAX_WATCHED_TASKS)
+            .collect();
+        parts.extensions.insert(TaskIds(ids));
+    }
+    axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))
 }
 
 /// A header's value as it may be shown: printable ASCII, with anything else (and
