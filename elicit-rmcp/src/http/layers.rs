@@ -338,20 +338,47 @@ async fn with_task_ids(request: axum::extract::Request) -> axum::extract::Reques
     #[serde(rename_all = "camelCase")]
     struct Filter {
         #[serde(default)]
-        task_ids: Vec<serde_json::Value>,
+        task_ids: FirstIds,
     }
     if let Ok(listen) = serde_json::from_slice::<Listen>(&bytes) {
-        let ids: Vec<String> = listen
-            .params
-            .notifications
-            .task_ids
-            .into_iter()
-            .filter_map(|id| id.as_str().filter(|id| id.len() <= 256).map(str::to_owned))
-            .take(MAX_WATCHED_TASKS)
-            .collect();
-        parts.extensions.insert(TaskIds(ids));
+        parts
+            .extensions
+            .insert(TaskIds(listen.params.notifications.task_ids.0));
     }
     axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))
+}
+
+/// The first [`MAX_WATCHED_TASKS`] ids of a `taskIds` list that are strings of at most
+/// 256 bytes; the rest of the list is read past without being kept.
+#[derive(Default)]
+struct FirstIds(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for FirstIds {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<FirstIds, D::Error> {
+        struct Ids;
+        impl<'de> serde::de::Visitor<'de> for Ids {
+            type Value = FirstIds;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of task ids")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<FirstIds, A::Error> {
+                let mut ids = Vec::new();
+                while let Some(id) = seq.next_element::<serde_json::Value>()? {
+                    if let serde_json::Value::String(id) = id
+                        && id.len() <= 256
+                        && ids.len() < MAX_WATCHED_TASKS
+                    {
+                        ids.push(id);
+                    }
+                }
+                Ok(FirstIds(ids))
+            }
+        }
+        deserializer.deserialize_seq(Ids)
+    }
 }
 
 /// A header's value as it may be shown: printable ASCII, with anything else (and
@@ -428,7 +455,24 @@ fn say_refused(message: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::shown_value;
+    use super::{FirstIds, MAX_WATCHED_TASKS, shown_value};
+
+    /// Of a listen's `taskIds`, the first 64 strings of at most 256 bytes are kept; the
+    /// rest is read past.
+    #[test]
+    fn a_listen_keeps_its_first_task_ids() {
+        let mut list = vec![
+            serde_json::json!(1),
+            serde_json::json!({"id": "x"}),
+            serde_json::json!("a".repeat(257)),
+        ];
+        list.extend((0..100).map(|i| serde_json::json!(format!("task-{i}"))));
+        let ids: FirstIds = serde_json::from_value(serde_json::Value::Array(list)).unwrap();
+        assert_eq!(ids.0.len(), MAX_WATCHED_TASKS);
+        assert_eq!(ids.0[0], "task-0");
+        assert_eq!(ids.0[63], "task-63");
+        assert!(serde_json::from_str::<FirstIds>(r#""not a list""#).is_err());
+    }
 
     /// A header value is shown defanged: printable ASCII only, no quotes or backslashes,
     /// at most 100 characters.
