@@ -111,11 +111,13 @@ macro_rules! task_handlers {
             self.$tools.cancel_task(params, ctx)
         }
 
+        // Listening is accepted, for the task ids the HTTP layer read from the request;
+        // of rmcp's typed categories (list changes, resources) none is served here.
         fn accepted_subscription_filter(
             &self,
-            requested: &$crate::__private::rmcp::model::SubscriptionFilter,
+            _requested: &$crate::__private::rmcp::model::SubscriptionFilter,
         ) -> ::core::option::Option<$crate::__private::rmcp::model::SubscriptionFilter> {
-            ::core::option::Option::Some(requested.clone())
+            ::core::option::Option::Some($crate::__private::rmcp::model::SubscriptionFilter::new())
         }
 
         async fn listen(
