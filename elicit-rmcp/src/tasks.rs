@@ -137,7 +137,7 @@ use std::time::{Duration, Instant};
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
     CallToolResult, CancelTaskParams, ClientCapabilities, CreateTaskResult, DetailedTask,
-    GetTaskParams, GetTaskResult, NotificationMetaObject, ServerNotification,
+    GetTaskParams, GetTaskResult, NotificationMetaObject, ServerNotification, TaskStatus,
     TaskStatusNotification, TaskStatusNotificationParams, UpdateTaskParams,
 };
 use ::rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
@@ -329,13 +329,19 @@ impl Tasks {
     /// gives it, whenever one of the listed tasks of the caller's principal changes
     /// (its status, its status message, its questions), and the state of each at
     /// once; another principal's ids and unknown ones are ignored, as `tasks/get` would
-    /// not tell them apart. Runs until the client ends the subscription. Changes are
-    /// looked for every [`TASK_WATCH_INTERVAL`].
+    /// not tell them apart (ids of tasks that do not exist when the subscription
+    /// starts are never watched). A task told ended is not watched any more. Runs until
+    /// the client ends the subscription. Changes are looked for every
+    /// [`TASK_WATCH_INTERVAL`].
     pub async fn listen(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
         let ctx = subscription.request_context();
-        let ids = task_ids(ctx);
+        // Only the caller's tasks are watched (a task's owner never changes), and each
+        // only until it has been told ended: the work per subscription is bounded by the
+        // caller's own running tasks.
         let principal = principal_of(ctx).to_owned();
-        let mut told: HashMap<&str, DetailedTask> = HashMap::new();
+        let mut ids = task_ids(ctx);
+        ids.retain(|id| self.owned_by(id, &principal));
+        let mut told: HashMap<String, DetailedTask> = HashMap::new();
         let mut tick = tokio::time::interval(TASK_WATCH_INTERVAL);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -343,14 +349,19 @@ impl Tasks {
                 () = subscription.cancelled() => return Ok(()),
                 _ = tick.tick() => {}
             }
+            ids.retain(|id| {
+                !told.get(id).is_some_and(|task| {
+                    matches!(
+                        task.task.status,
+                        TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled
+                    )
+                })
+            });
             for id in &ids {
-                if !self.owned_by(id, &principal) {
-                    continue;
-                }
                 let Ok(task) = self.manager.get_task(id) else {
                     continue;
                 };
-                if told.get(id.as_str()) == Some(&task) {
+                if told.get(id) == Some(&task) {
                     continue;
                 }
                 let mut meta = NotificationMetaObject::new();
@@ -362,7 +373,7 @@ impl Tasks {
                     // The client is gone.
                     return Ok(());
                 }
-                told.insert(id, task);
+                told.insert(id.clone(), task);
             }
         }
     }
