@@ -210,7 +210,12 @@ pub struct Tasks {
     /// The most tasks not ended yet: of one principal, and in all.
     max_per_principal: usize,
     max_total: usize,
+    /// Open `subscriptions/listen` watching tasks, by principal.
+    listens: Arc<Mutex<HashMap<String, usize>>>,
 }
+
+/// How many `subscriptions/listen` watching tasks one principal may hold open at once.
+pub(crate) const MAX_LISTENS_PER_PRINCIPAL: usize = 8;
 
 /// How many tasks one principal may have running unless [`Tasks::with_limits`] says
 /// otherwise.
@@ -255,6 +260,7 @@ impl Tasks {
             poll_interval: DEFAULT_POLL_INTERVAL,
             max_per_principal: DEFAULT_MAX_PER_PRINCIPAL,
             max_total: DEFAULT_MAX_TOTAL,
+            listens: Arc::default(),
         }
     }
 
@@ -331,14 +337,16 @@ impl Tasks {
     /// once; another principal's ids and unknown ones are ignored, as `tasks/get` would
     /// not tell them apart (ids of tasks that do not exist when the subscription
     /// starts are never watched). A task told ended is not watched any more. Runs until
-    /// the client ends the subscription. Changes are looked for every
-    /// [`TASK_WATCH_INTERVAL`].
+    /// the client ends the subscription, or every task it watches was told ended. Changes are looked for every
+    /// [`TASK_WATCH_INTERVAL`]. A principal may hold 8 such subscriptions open at once;
+    /// past that, a JSON-RPC error (`-32600`).
     pub async fn listen(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
         let ctx = subscription.request_context();
         // Only the caller's tasks are watched (a task's owner never changes), and each
         // only until it has been told ended: the work per subscription is bounded by the
         // caller's own running tasks.
         let principal = principal_of(ctx).to_owned();
+        let _open = Listen::open(&self.listens, &principal)?;
         let mut ids = task_ids(ctx);
         ids.retain(|id| self.owned_by(id, &principal));
         let mut told: HashMap<String, DetailedTask> = HashMap::new();
@@ -357,6 +365,10 @@ impl Tasks {
                     )
                 })
             });
+            if ids.is_empty() {
+                // Nothing left to tell: the subscription ends (its final result).
+                return Ok(());
+            }
             for id in &ids {
                 let Ok(task) = self.manager.get_task(id) else {
                     continue;
@@ -526,6 +538,50 @@ where
     match outcome {
         Err(TaskExit::Error(_)) if task.is_cancel_requested() => Err(TaskExit::Cancelled),
         outcome => outcome,
+    }
+}
+
+/// One open `subscriptions/listen` of a principal, counted until dropped.
+struct Listen {
+    listens: Arc<Mutex<HashMap<String, usize>>>,
+    principal: String,
+}
+
+impl Listen {
+    /// Counts one more listen of `principal`; a JSON-RPC error past
+    /// [`MAX_LISTENS_PER_PRINCIPAL`].
+    fn open(
+        listens: &Arc<Mutex<HashMap<String, usize>>>,
+        principal: &str,
+    ) -> Result<Listen, McpError> {
+        let mut open = listens.lock().unwrap_or_else(|e| e.into_inner());
+        let mine = open.entry(principal.to_owned()).or_default();
+        if *mine >= MAX_LISTENS_PER_PRINCIPAL {
+            return Err(McpError::invalid_request(
+                format!(
+                    "too many subscriptions of this client (at most {MAX_LISTENS_PER_PRINCIPAL}): \
+                     close one, or list several tasks in one"
+                ),
+                None,
+            ));
+        }
+        *mine += 1;
+        Ok(Listen {
+            listens: listens.clone(),
+            principal: principal.to_owned(),
+        })
+    }
+}
+
+impl Drop for Listen {
+    fn drop(&mut self) {
+        let mut open = self.listens.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.principal) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.principal);
+            }
+        }
     }
 }
 

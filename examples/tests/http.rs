@@ -930,6 +930,26 @@ impl Listening {
         Listening(std::io::BufReader::new(stream).lines())
     }
 
+    /// The JSON-RPC response (id 9) that ends the subscription.
+    fn response(&mut self) -> serde_json::Value {
+        loop {
+            let line = self
+                .0
+                .next()
+                .expect("a response before the stream ends")
+                .expect("a response in time");
+            let Some(data) = line.strip_prefix("data:") else {
+                continue;
+            };
+            let Ok(message) = serde_json::from_str::<serde_json::Value>(data.trim()) else {
+                continue;
+            };
+            if message["id"] == 9 {
+                return message;
+            }
+        }
+    }
+
     /// The next task told (within the connection's read limit).
     fn next_task(&mut self) -> serde_json::Value {
         loop {
@@ -1057,4 +1077,50 @@ fn a_task_subscription_hears_nothing_of_anothers_tasks() {
             break;
         }
     }
+}
+
+/// One principal holds at most 8 task subscriptions open: the ninth is refused with a
+/// JSON-RPC error, another principal is not held back, and a subscription whose tasks
+/// have all ended ends, making room.
+#[test]
+fn task_subscriptions_are_capped_per_principal() {
+    let server = Server::start(with_tokens());
+    let (alice, bob) = (
+        "alice-token-0123456789abcdef",
+        "bob-token-0123456789abcdefgh",
+    );
+    let his = new_task(&server, bob);
+    let mut open: Vec<Listening> = (0..8)
+        .map(|_| {
+            let mut listening = Listening::open(&server, bob, &[&his]);
+            assert_eq!(listening.next_task()["taskId"], his.as_str());
+            listening
+        })
+        .collect();
+    let refused = Listening::open(&server, bob, &[&his]).response();
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("too many subscriptions"), "{message}");
+    // Alice is not held back by bob's.
+    let hers = new_task(&server, alice);
+    let mut listening = Listening::open(&server, alice, &[&hers]);
+    assert_eq!(listening.next_task()["taskId"], hers.as_str());
+    // Bob's task ends: each of his subscriptions is told so and ends, and he has room.
+    let cancelled = stateless(
+        &server,
+        bob,
+        "tasks/cancel",
+        &his,
+        serde_json::json!({"taskId": his}),
+        task_client(),
+    );
+    assert!(cancelled.get("error").is_none(), "{cancelled}");
+    for listening in &mut open {
+        while listening.next_task()["status"] != "cancelled" {}
+        let ended = listening.response();
+        assert!(ended.get("error").is_none(), "{ended}");
+    }
+    let another = new_task(&server, bob);
+    let mut listening = Listening::open(&server, bob, &[&another]);
+    assert_eq!(listening.next_task()["taskId"], another.as_str());
 }
