@@ -930,40 +930,36 @@ impl Listening {
         Listening(std::io::BufReader::new(stream).lines())
     }
 
-    /// The JSON-RPC response (id 9) that ends the subscription.
-    fn response(&mut self) -> serde_json::Value {
+    /// The next JSON-RPC message on the stream (within the connection's read limit).
+    fn next_message(&mut self) -> serde_json::Value {
         loop {
             let line = self
                 .0
                 .next()
-                .expect("a response before the stream ends")
-                .expect("a response in time");
-            let Some(data) = line.strip_prefix("data:") else {
-                continue;
-            };
-            let Ok(message) = serde_json::from_str::<serde_json::Value>(data.trim()) else {
-                continue;
-            };
+                .expect("the stream stays open")
+                .expect("a message in time");
+            if let Some(data) = line.strip_prefix("data:")
+                && let Ok(message) = serde_json::from_str(data.trim())
+            {
+                return message;
+            }
+        }
+    }
+
+    /// The JSON-RPC response (id 9) that ends the subscription.
+    fn response(&mut self) -> serde_json::Value {
+        loop {
+            let message = self.next_message();
             if message["id"] == 9 {
                 return message;
             }
         }
     }
 
-    /// The next task told (within the connection's read limit).
+    /// The next task told.
     fn next_task(&mut self) -> serde_json::Value {
         loop {
-            let line = self
-                .0
-                .next()
-                .expect("the stream stays open")
-                .expect("a notification in time");
-            let Some(data) = line.strip_prefix("data:") else {
-                continue;
-            };
-            let Ok(message) = serde_json::from_str::<serde_json::Value>(data.trim()) else {
-                continue;
-            };
+            let message = self.next_message();
             if message["method"] == "notifications/tasks" {
                 let params = &message["params"];
                 assert_eq!(
