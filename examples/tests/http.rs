@@ -899,6 +899,13 @@ fn new_task(server: &Server, token: &str) -> String {
         .to_owned()
 }
 
+/// Cancels task `id` of the bearer of `token`.
+fn cancel_task(server: &Server, token: &str, id: &str) {
+    let params = serde_json::json!({"taskId": id});
+    let cancelled = stateless(server, token, "tasks/cancel", id, params, task_client());
+    assert!(cancelled.get("error").is_none(), "{cancelled}");
+}
+
 /// A `subscriptions/listen` (id 9) of the bearer of `token` for `task_ids`: its SSE
 /// stream, read one `notifications/tasks` at a time (the task, as `tasks/get` gives it).
 struct Listening(std::io::Lines<std::io::BufReader<TcpStream>>);
@@ -1057,15 +1064,7 @@ fn a_task_subscription_hears_nothing_of_anothers_tasks() {
     let first = listening.next_task();
     assert_eq!(first["taskId"], his.as_str(), "{first}");
     assert_eq!(first["status"], "input_required", "{first}");
-    let cancelled = stateless(
-        &server,
-        bob,
-        "tasks/cancel",
-        &his,
-        serde_json::json!({"taskId": his}),
-        task_client(),
-    );
-    assert!(cancelled.get("error").is_none(), "{cancelled}");
+    cancel_task(&server, bob, &his);
     loop {
         let task = listening.next_task();
         assert_eq!(task["taskId"], his.as_str(), "told of alice's task: {task}");
@@ -1102,15 +1101,7 @@ fn task_subscriptions_are_capped_per_principal() {
     let mut listening = Listening::open(&server, alice, &[&hers]);
     assert_eq!(listening.next_task()["taskId"], hers.as_str());
     // Bob's task ends: each of his subscriptions is told so and ends, and he has room.
-    let cancelled = stateless(
-        &server,
-        bob,
-        "tasks/cancel",
-        &his,
-        serde_json::json!({"taskId": his}),
-        task_client(),
-    );
-    assert!(cancelled.get("error").is_none(), "{cancelled}");
+    cancel_task(&server, bob, &his);
     for listening in &mut open {
         while listening.next_task()["status"] != "cancelled" {}
         let ended = listening.response();
