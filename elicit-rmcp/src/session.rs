@@ -4,7 +4,7 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ::rmcp::ErrorData as McpError;
@@ -40,6 +40,8 @@ pub struct Session {
     principal: String,
     /// Where a call routed by [`Tools`](crate::Tools) hands its `input_required` result back.
     reply: Option<Arc<tools::Reply>>,
+    /// In a task kept in a store: where its status message waits for the record.
+    stored_status: Option<Arc<Mutex<Option<String>>>>,
 }
 
 /// The push and task channels over rmcp.
@@ -108,7 +110,14 @@ impl Session {
             tasks,
             principal,
             reply,
+            stored_status: None,
         }
+    }
+
+    /// This session runs the body of a task kept in a store: it is in a task already,
+    /// and its status message goes to `status`.
+    pub(crate) fn in_stored_task(&mut self, status: Arc<Mutex<Option<String>>>) {
+        self.stored_status = Some(status);
     }
 
     /// The adapter's [`Halt`] for the engine's.
@@ -155,6 +164,7 @@ impl Session {
     pub fn supports_tasks(&self) -> bool {
         self.tasks.is_some()
             && self.link.task.is_none()
+            && self.stored_status.is_none()
             && tasks::declared(self.revision(), self.capabilities.as_ref())
     }
 
@@ -226,6 +236,8 @@ impl Session {
     pub fn set_status(&self, message: impl Into<String>) {
         if let Some(task) = &self.link.task {
             task.set_status_message(message);
+        } else if let Some(status) = &self.stored_status {
+            *status.lock().unwrap_or_else(|e| e.into_inner()) = Some(message.into());
         }
     }
 

@@ -28,10 +28,10 @@
 //! A task is bound to the [`Principal`](super::Principal) of the call that started it:
 //! to any other principal its id is unknown (`-32602`).
 //!
-//! Tasks live in the memory of the process that started them: the running tool body is
-//! a future there. Replicas behind a load balancer must send every `tasks/*` request of
-//! a task to the replica that created it (the task id travels in the `Mcp-Name` header
-//! of 2026-07-28 requests, so a proxy can route on it); see `docs/tasks.md`.
+//! Tasks live in the memory of the process that started them (the running tool body is
+//! a future there), unless they are kept in a store shared by the replicas
+//! ([`Tasks::with_store`]): then any replica answers for a task, and its body goes on on
+//! the replica that receives the answers; see `docs/tasks.md`.
 //!
 //! [`Session`]: super::Session
 //! [`Session::continue_in_task`]: super::Session::continue_in_task
@@ -88,7 +88,7 @@ macro_rules! task_handlers {
             $crate::__private::rmcp::model::GetTaskResult,
             $crate::__private::rmcp::ErrorData,
         > {
-            self.$tools.get_task(params, ctx)
+            self.$tools.get_task(params, ctx).await
         }
 
         async fn update_task(
@@ -98,7 +98,7 @@ macro_rules! task_handlers {
                 $crate::__private::rmcp::service::RoleServer,
             >,
         ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
-            self.$tools.update_task(params, ctx)
+            self.$tools.update_task(self, params, ctx).await
         }
 
         async fn cancel_task(
@@ -108,7 +108,7 @@ macro_rules! task_handlers {
                 $crate::__private::rmcp::service::RoleServer,
             >,
         ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
-            self.$tools.cancel_task(params, ctx)
+            self.$tools.cancel_task(params, ctx).await
         }
 
         // Listening is accepted, for the task ids the HTTP layer read from the request;
@@ -137,7 +137,7 @@ use std::time::{Duration, Instant};
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
     CallToolResult, CancelTaskParams, ClientCapabilities, CreateTaskResult, DetailedTask,
-    GetTaskParams, GetTaskResult, NotificationMetaObject, ServerNotification, TaskStatus,
+    GetTaskParams, GetTaskResult, NotificationMetaObject, ServerNotification,
     TaskStatusNotification, TaskStatusNotificationParams, UpdateTaskParams,
 };
 use ::rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
@@ -146,6 +146,11 @@ use tokio_util::sync::CancellationToken;
 
 use super::principal_of;
 use elicit_core::Revision;
+use elicit_core::seal::TaskStore;
+
+mod durable;
+use durable::ended;
+pub(crate) use durable::{Durable, Run, RunEnd};
 
 /// How long a task lives unless [`Tasks::with_ttl`] says otherwise: one hour, from its
 /// creation. A task still running then (its questions unanswered) ends `failed`.
@@ -153,6 +158,20 @@ pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
 
 /// How often [`Tasks::listen`] looks for changes of the tasks it watches (50 ms).
 pub const TASK_WATCH_INTERVAL: Duration = Duration::from_millis(50);
+
+/// How often [`Tasks::listen`] reads tasks kept in a store that announces its changes,
+/// between announcements (an announcement may be lost).
+const STORE_WATCH_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The next announcement of `changes`; never, without them.
+async fn next_change(
+    changes: &mut Option<impl futures_util::Stream<Item = String> + Unpin>,
+) -> Option<String> {
+    match changes {
+        Some(changes) => futures_util::StreamExt::next(changes).await,
+        None => std::future::pending().await,
+    }
+}
 
 /// The most task ids one `subscriptions/listen` watches (the first 64 listed).
 pub(crate) const MAX_WATCHED_TASKS: usize = 64;
@@ -212,6 +231,8 @@ pub struct Tasks {
     max_total: usize,
     /// Open `subscriptions/listen` watching tasks, by principal.
     listens: Arc<Mutex<HashMap<String, usize>>>,
+    /// With a store ([`Tasks::with_store`]): the tasks kept there.
+    durable: Option<Durable>,
 }
 
 /// How many `subscriptions/listen` watching tasks one principal may hold open at once.
@@ -261,7 +282,42 @@ impl Tasks {
             max_per_principal: DEFAULT_MAX_PER_PRINCIPAL,
             max_total: DEFAULT_MAX_TOTAL,
             listens: Arc::default(),
+            durable: None,
         }
+    }
+
+    /// Keeps the tasks in `store`, shared by every replica of the server (such as
+    /// `elicit_core::seal::RedisStore`, feature `redis`): any replica answers
+    /// `tasks/get`, `tasks/update` and `tasks/cancel` for a task, and its body goes on
+    /// on the replica that receives the answers, so a replica that stops loses no task.
+    /// The body then runs in rounds, up to each question, and again from the top with
+    /// the answers (it must be deterministic given its arguments and the answers, as
+    /// in rounds); see `docs/tasks.md`. The limits are counted in the store, across
+    /// replicas; single use of each round's state needs the elicitor's redeem store to
+    /// be shared too ([`Elicitor::with_store`](super::Elicitor::with_store)).
+    ///
+    /// Only tools started as tasks by [`Tools`](super::Tools) are kept there; a body
+    /// moved into a task by [`Session::continue_in_task`](super::Session::continue_in_task)
+    /// lives in the process that started it.
+    pub fn with_store(mut self, store: impl TaskStore + 'static) -> Tasks {
+        self.durable = Some(Durable::new(Arc::new(store)));
+        self.configure()
+    }
+
+    /// Hands the settings on to the store's side.
+    fn configure(mut self) -> Tasks {
+        if let Some(durable) = &mut self.durable {
+            durable.ttl = self.ttl;
+            durable.poll_interval = self.poll_interval;
+            durable.max_per_principal = self.max_per_principal;
+            durable.max_total = self.max_total;
+        }
+        self
+    }
+
+    /// The store's side, when tasks are kept in a store.
+    pub(crate) fn durable(&self) -> Option<&Durable> {
+        self.durable.as_ref()
     }
 
     /// The most tasks not ended yet: `per_principal` of one principal (default 32) and
@@ -271,7 +327,7 @@ impl Tasks {
     pub fn with_limits(mut self, per_principal: usize, total: usize) -> Tasks {
         self.max_per_principal = per_principal.max(1);
         self.max_total = total.max(1);
-        self
+        self.configure()
     }
 
     /// How long each task may live from its creation (`None`: until it ends, and then
@@ -279,13 +335,13 @@ impl Tasks {
     /// ends `failed` ("task expired"); an ended task can be read for one more `ttl`.
     pub fn with_ttl(mut self, ttl: Option<Duration>) -> Tasks {
         self.ttl = ttl;
-        self
+        self.configure()
     }
 
     /// How often clients are told to poll `tasks/get` (`pollIntervalMs`).
     pub fn with_poll_interval(mut self, interval: Duration) -> Tasks {
         self.poll_interval = interval;
-        self
+        self.configure()
     }
 
     /// How many tasks have not ended yet.
@@ -296,37 +352,73 @@ impl Tasks {
     /// `tasks/get`: the task, with its questions while it waits for input and its
     /// result or error once it ended. `-32602` for an id that is unknown, expired, or
     /// another principal's.
-    pub fn get_task(
+    pub(crate) async fn get_task(
         &self,
         params: &GetTaskParams,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, McpError> {
-        self.check_owner(&params.task_id, ctx)?;
-        Ok(GetTaskResult::new(self.manager.get_task(&params.task_id)?))
+        let id = &params.task_id;
+        if let Some(durable) = self.in_store(id) {
+            return Ok(GetTaskResult::new(
+                durable.get(id, principal_of(ctx)).await?,
+            ));
+        }
+        self.check_owner(id, ctx)?;
+        Ok(GetTaskResult::new(self.manager.get_task(id)?))
     }
 
     /// `tasks/update`: hands answers to the questions the task waits on. Answers to
     /// unknown or already answered keys are ignored; the task goes on once every
-    /// question it waits on has its answer.
-    pub fn update_task(
+    /// question it waits on has its answer. For a task kept in a store, that is a run
+    /// of its body the caller starts.
+    pub(crate) async fn update_task(
         &self,
         params: UpdateTaskParams,
         ctx: &RequestContext<RoleServer>,
-    ) -> Result<(), McpError> {
-        self.check_owner(&params.task_id, ctx)?;
-        self.manager
-            .update_task(&params.task_id, params.input_responses)
+    ) -> Result<Option<Run>, McpError> {
+        let id = &params.task_id;
+        if let Some(durable) = self.in_store(id) {
+            return durable
+                .update(id, principal_of(ctx), params.input_responses)
+                .await;
+        }
+        self.check_owner(id, ctx)?;
+        self.manager.update_task(id, params.input_responses)?;
+        Ok(None)
     }
 
     /// `tasks/cancel`: withdraws the questions the task waits on and stops it (it ends
     /// `cancelled` once its body stops). Acknowledged for a task that already ended.
-    pub fn cancel_task(
+    pub(crate) async fn cancel_task(
         &self,
         params: &CancelTaskParams,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        self.check_owner(&params.task_id, ctx)?;
-        self.manager.cancel_task(&params.task_id)
+        let id = &params.task_id;
+        if let Some(durable) = self.in_store(id) {
+            return durable.cancel(id, principal_of(ctx)).await;
+        }
+        self.check_owner(id, ctx)?;
+        self.manager.cancel_task(id)
+    }
+
+    /// The store, when task `id` is not one of this process's own (a body moved into a
+    /// task by `continue_in_task`).
+    fn in_store(&self, id: &str) -> Option<&Durable> {
+        let durable = self.durable.as_ref()?;
+        let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        (!owners.by_task.contains_key(id)).then_some(durable)
+    }
+
+    /// The task `id` as `principal` may see it: `None` when it is unknown or another's.
+    async fn read(&self, id: &str, principal: &str) -> Option<DetailedTask> {
+        if let Some(durable) = self.in_store(id) {
+            return durable.read(id, principal).await;
+        }
+        if !self.owned_by(id, principal) {
+            return None;
+        }
+        self.manager.get_task(id).ok()
     }
 
     /// `subscriptions/listen` with `taskIds` (read from the request by the HTTP layer,
@@ -347,30 +439,43 @@ impl Tasks {
         // caller's own running tasks.
         let principal = principal_of(ctx).to_owned();
         let _open = Listen::open(&self.listens, &principal)?;
-        let mut ids = task_ids(ctx);
-        ids.retain(|id| self.owned_by(id, &principal));
-        let mut told: HashMap<String, DetailedTask> = HashMap::new();
-        let mut tick = tokio::time::interval(TASK_WATCH_INTERVAL);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                () = subscription.cancelled() => return Ok(()),
-                _ = tick.tick() => {}
+        let mut ids = Vec::new();
+        for id in task_ids(ctx) {
+            if self.read(&id, &principal).await.is_some() {
+                ids.push(id);
             }
-            ids.retain(|id| {
-                !told.get(id).is_some_and(|task| {
-                    matches!(
-                        task.task.status,
-                        TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled
-                    )
-                })
-            });
+        }
+        // A store that announces its changes wakes the subscription; it reads again
+        // every second all the same (an announcement may be lost). Otherwise it polls.
+        let mut changes = self.durable.as_ref().and_then(Durable::changes);
+        let every = match changes {
+            Some(_) => STORE_WATCH_INTERVAL,
+            None => TASK_WATCH_INTERVAL,
+        };
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut told: HashMap<String, DetailedTask> = HashMap::new();
+        loop {
+            // Until something of these tasks may have changed.
+            loop {
+                tokio::select! {
+                    () = subscription.cancelled() => return Ok(()),
+                    _ = tick.tick() => break,
+                    key = next_change(&mut changes) => match key.as_deref().and_then(Durable::changed_id) {
+                        Some(id) if id.is_empty() || ids.iter().any(|i| i == id) => break,
+                        Some(_) => {}
+                        // The announcements ended: poll.
+                        None => changes = None,
+                    },
+                }
+            }
+            ids.retain(|id| !told.get(id).is_some_and(|task| ended(task.task.status)));
             if ids.is_empty() {
                 // Nothing left to tell: the subscription ends (its final result).
                 return Ok(());
             }
             for id in &ids {
-                let Ok(task) = self.manager.get_task(id) else {
+                let Some(task) = self.read(id, &principal).await else {
                     continue;
                 };
                 if told.get(id) == Some(&task) {

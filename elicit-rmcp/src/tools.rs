@@ -2,6 +2,8 @@
 //! takes a [`Session`] like any other extractor.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use ::rmcp::ErrorData as McpError;
@@ -16,7 +18,7 @@ use ::rmcp::task_manager::{TaskContext, TaskExit};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::tasks::{TaskSupport, Tasks};
+use super::tasks::{Durable, Run, RunEnd, TaskSupport, Tasks};
 use super::{Elicitor, Halt, Session, principal_of, revision_of};
 use elicit_core::seal::Binding;
 
@@ -80,13 +82,23 @@ pub struct Tools<S> {
     elicitor: Elicitor,
     /// The tools that run as tasks, and how.
     task_support: Arc<HashMap<String, TaskSupport>>,
-    /// Starts a routed call as a task (set with the first task support: it needs a
-    /// server that can be cloned into the task).
+    /// Starts a routed call as a task, and runs a task kept in a store again (set with
+    /// the first task support: both need a server that can be cloned into the task).
     spawn: Option<Spawn<S>>,
+    resume: Option<Resume<S>>,
 }
 
 /// Starts the call as a task of the server's [`Tasks`].
-type Spawn<S> = fn(&Tools<S>, &Tasks, ToolCallContext<'_, S>) -> Result<CreateTaskResult, McpError>;
+type Spawn<S> = for<'a> fn(
+    &'a Tools<S>,
+    &'a Tasks,
+    ToolCallContext<'a, S>,
+) -> Pin<
+    Box<dyn Future<Output = Result<CreateTaskResult, McpError>> + Send + 'a>,
+>;
+
+/// Runs the body of a task kept in a store, in the background.
+type Resume<S> = fn(&Tools<S>, &S, Run, RequestContext<RoleServer>);
 
 impl<S> Clone for Tools<S> {
     fn clone(&self) -> Self {
@@ -95,6 +107,7 @@ impl<S> Clone for Tools<S> {
             elicitor: self.elicitor.clone(),
             task_support: self.task_support.clone(),
             spawn: self.spawn,
+            resume: self.resume,
         }
     }
 }
@@ -117,6 +130,7 @@ impl<S: MaybeSend + 'static> Tools<S> {
             elicitor,
             task_support: Arc::default(),
             spawn: None,
+            resume: None,
         }
     }
 
@@ -146,7 +160,7 @@ impl<S: MaybeSend + 'static> Tools<S> {
                             None,
                         ));
                     };
-                    return Ok(CallToolResponse::Task(spawn(self, tasks, call)?));
+                    return Ok(CallToolResponse::Task(spawn(self, tasks, call).await?));
                 }
                 _ => {}
             }
@@ -173,6 +187,7 @@ impl<S: MaybeSend + 'static> Tools<S> {
             responses: call.input_responses.take(),
             reply: reply.clone(),
             task: None,
+            status: None,
         };
         call.request_context.extensions.insert(opening);
         let response = self.router.call(call).await;
@@ -184,34 +199,48 @@ impl<S: MaybeSend + 'static> Tools<S> {
         }
     }
 
-    /// `tasks/get`, for the server's `ServerHandler::get_task`: see
-    /// [`Tasks::get_task`]. Without [`Elicitor::with_tasks`] the method is not found.
-    pub fn get_task(
+    /// `tasks/get`, for the server's `ServerHandler::get_task`: the task, with its
+    /// questions while it waits for input and its result or error once it ended;
+    /// `-32602` for an id that is unknown, expired, or another principal's. Without
+    /// [`Elicitor::with_tasks`] the method is not found.
+    pub async fn get_task(
         &self,
         params: GetTaskParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, McpError> {
-        self.tasks("tasks/get")?.get_task(&params, &ctx)
+        self.tasks("tasks/get")?.get_task(&params, &ctx).await
     }
 
-    /// `tasks/update`, for the server's `ServerHandler::update_task`: see
-    /// [`Tasks::update_task`].
-    pub fn update_task(
+    /// `tasks/update`, for the server's `ServerHandler::update_task`: hands answers to
+    /// the questions the task waits on (answers to unknown or already answered keys
+    /// are ignored); the task goes on once every question it waits on has its
+    /// answer. A task kept in a store ([`Tasks::with_store`]) goes on here, its body
+    /// run by a clone of `server`.
+    pub async fn update_task(
         &self,
+        server: &S,
         params: UpdateTaskParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        self.tasks("tasks/update")?.update_task(params, &ctx)
+        let run = self
+            .tasks("tasks/update")?
+            .update_task(params, &ctx)
+            .await?;
+        if let (Some(run), Some(resume)) = (run, self.resume) {
+            resume(self, server, run, ctx);
+        }
+        Ok(())
     }
 
-    /// `tasks/cancel`, for the server's `ServerHandler::cancel_task`: see
-    /// [`Tasks::cancel_task`].
-    pub fn cancel_task(
+    /// `tasks/cancel`, for the server's `ServerHandler::cancel_task`: withdraws the
+    /// questions the task waits on and stops it (it ends `cancelled`); acknowledged for
+    /// a task that already ended.
+    pub async fn cancel_task(
         &self,
         params: CancelTaskParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        self.tasks("tasks/cancel")?.cancel_task(&params, &ctx)
+        self.tasks("tasks/cancel")?.cancel_task(&params, &ctx).await
     }
 
     /// `subscriptions/listen`, for the server's `ServerHandler::listen`: see
@@ -258,25 +287,36 @@ impl<S: Clone + Send + Sync + 'static> Tools<S> {
     pub fn with_task_support(mut self, name: &str, support: TaskSupport) -> Tools<S> {
         Arc::make_mut(&mut self.task_support).insert(name.to_owned(), support);
         self.spawn = Some(spawn_call::<S>);
+        self.resume = Some(resume_run::<S>);
         self
     }
 }
 
 /// Starts the routed `call` as a task of `tasks`: a clone of the server runs the tool
-/// method in the task, its [`Session`] asking there.
-fn spawn_call<S: Clone + Send + Sync + 'static>(
-    tools: &Tools<S>,
-    tasks: &Tasks,
-    call: ToolCallContext<'_, S>,
-) -> Result<CreateTaskResult, McpError> {
+/// method in the task, its [`Session`] asking there; with a store, the task's record
+/// is created there and its body runs up to its first question.
+fn spawn_call<'a, S: Clone + Send + Sync + 'static>(
+    tools: &'a Tools<S>,
+    tasks: &'a Tasks,
+    call: ToolCallContext<'a, S>,
+) -> Pin<Box<dyn Future<Output = Result<CreateTaskResult, McpError>> + Send + 'a>> {
     let service = call.service.clone();
-    let router = tools.router.clone();
-    let elicitor = tools.elicitor.clone();
     let mut params = CallToolRequestParams::new(call.name);
     params.arguments = call.arguments;
     let mut ctx = call.request_context;
     let principal = principal_of(&ctx).to_owned();
-    tasks.spawn(&principal, move |task, token| {
+    if let Some(durable) = tasks.durable() {
+        return Box::pin(async move {
+            let (created, run) = durable
+                .create(&principal, &params.name, params.arguments, &ctx)
+                .await?;
+            run_stored(tools, durable, service, run, ctx);
+            Ok(created)
+        });
+    }
+    let router = tools.router.clone();
+    let elicitor = tools.elicitor.clone();
+    let started = tasks.spawn(&principal, move |task, token| {
         // The request ends now: the task's own token stands for its cancellation.
         ctx.ct = token.clone();
         ctx.extensions.insert(Opening {
@@ -286,6 +326,7 @@ fn spawn_call<S: Clone + Send + Sync + 'static>(
             responses: None,
             reply: Arc::default(),
             task: Some((task, token)),
+            status: None,
         });
         async move {
             let call = ToolCallContext::new(&service, params, ctx);
@@ -298,7 +339,82 @@ fn spawn_call<S: Clone + Send + Sync + 'static>(
                 Err(e) => Err(TaskExit::Error(e)),
             }
         }
-    })
+    });
+    Box::pin(std::future::ready(started))
+}
+
+/// Runs the body of a task kept in a store again, after `tasks/update` gave the last
+/// answer it waited for.
+fn resume_run<S: Clone + Send + Sync + 'static>(
+    tools: &Tools<S>,
+    server: &S,
+    run: Run,
+    ctx: RequestContext<RoleServer>,
+) {
+    if let Some(durable) = tools.elicitor.tasks.as_ref().and_then(Tasks::durable) {
+        run_stored(tools, durable, server.clone(), run, ctx);
+    }
+}
+
+/// Runs the body of the task of `run` in the background, in rounds: as the call it
+/// was, from the top, the answers so far replayed from the state of its record, up to
+/// its next question or its end, which the record then holds.
+fn run_stored<S: Clone + Send + Sync + 'static>(
+    tools: &Tools<S>,
+    durable: &Durable,
+    service: S,
+    run: Run,
+    mut ctx: RequestContext<RoleServer>,
+) {
+    let record = &run.record;
+    let token = CancellationToken::new();
+    ctx.ct = token.clone();
+    // The client as it was at the call, whatever request brought the answers.
+    for (key, value) in &record.meta {
+        ctx.meta.0.0.insert(key.clone(), value.clone());
+    }
+    let arguments = record
+        .arguments
+        .clone()
+        .map(Value::Object)
+        .unwrap_or(Value::Null);
+    let binding = Binding::new(&record.owner, "tools/call", &record.tool, &arguments);
+    let reply = Arc::new(Reply::default());
+    let status = Arc::new(Mutex::new(None));
+    ctx.extensions.insert(Opening {
+        elicitor: tools.elicitor.clone(),
+        binding: Some(binding),
+        request_state: record.state.clone(),
+        responses: Some(record.answers.clone()),
+        reply: reply.clone(),
+        task: None,
+        status: Some(status.clone()),
+    });
+    let mut params = CallToolRequestParams::new(record.tool.clone());
+    params.arguments = record.arguments.clone();
+    let router = tools.router.clone();
+    let durable = durable.clone();
+    let running = durable.running(&run.id, token.clone());
+    tokio::spawn(async move {
+        let _running = running;
+        let call = ToolCallContext::new(&service, params, ctx);
+        let response = router.call(call).await;
+        let end = match (response, reply.take()) {
+            (Err(_), Some(CallToolResponse::InputRequired(asked))) => RunEnd::Asked(
+                asked.input_requests.unwrap_or_default(),
+                asked.request_state,
+            ),
+            (Ok(CallToolResponse::Complete(result)), _) => RunEnd::Completed(result),
+            _ if token.is_cancelled() => RunEnd::Cancelled,
+            (Err(e), None) => RunEnd::Failed(e),
+            _ => RunEnd::Failed(McpError::internal_error(
+                "a task cannot answer with another task",
+                None,
+            )),
+        };
+        let message = status.lock().unwrap_or_else(|e| e.into_inner()).take();
+        durable.finish(run, end, message).await;
+    });
 }
 
 /// What a routed call's [`Session`] is opened from, in the request's extensions until
@@ -312,6 +428,9 @@ struct Opening {
     reply: Arc<Reply>,
     /// On the Tasks channel: the task, and the token its cancellation fires.
     task: Option<(TaskContext, CancellationToken)>,
+    /// In a task kept in a store: where the body's status message waits for the
+    /// record.
+    status: Option<Arc<Mutex<Option<String>>>>,
 }
 
 /// Where a routed call's `input_required` result or task waits for [`Tools::call`]:
@@ -344,14 +463,18 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for Session {
                 None,
             ));
         };
-        opening.elicitor.session(
+        let mut session = opening.elicitor.session(
             &call.request_context,
             opening.binding,
             opening.request_state.as_deref(),
             opening.responses,
             Some(opening.reply),
             opening.task,
-        )
+        )?;
+        if let Some(status) = opening.status {
+            session.in_stored_task(status);
+        }
+        Ok(session)
     }
 }
 

@@ -172,30 +172,43 @@ impl Client {
         arguments: Value,
         retry: Option<(&Value, &str)>,
     ) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        let mut params = json!({
-            "name": tool,
-            "arguments": arguments,
-            "_meta": {
-                "io.modelcontextprotocol/protocolVersion": PROTOCOL,
-                "io.modelcontextprotocol/clientInfo": {"name": "replica-test", "version": "1.0.0"},
-                "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
-            },
-        });
+        let mut params = json!({"name": tool, "arguments": arguments});
         if let Some((responses, state)) = retry {
             params["inputResponses"] = responses.clone();
             params["requestState"] = json!(state);
         }
-        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
-        let mut response = self
+        let capabilities = json!({"elicitation": {}});
+        self.request(replica, None, "tools/call", tool, params, &capabilities)
+    }
+
+    /// A 2026-07-28 request of `method` on `replica` (`name` its `Mcp-Name` header),
+    /// with the bearer `token` if any, from a client with `capabilities`; returns the
+    /// JSON-RPC response (with `result` or `error`).
+    fn request(
+        &mut self,
+        replica: &Replica,
+        token: Option<&str>,
+        method: &str,
+        name: &str,
+        mut params: Value,
+        capabilities: &Value,
+    ) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        params["_meta"] = meta(capabilities);
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let mut request = self
             .agent
             .post(&replica.url)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream")
             .header("MCP-Protocol-Version", PROTOCOL)
-            .header("Mcp-Method", "tools/call")
-            .header("Mcp-Name", tool)
+            .header("Mcp-Method", method)
+            .header("Mcp-Name", name);
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        let mut response = request
             .send(body.to_string())
             .unwrap_or_else(|e| panic!("POST to replica {}: {e}", replica.name));
         let status = response.status();
@@ -225,6 +238,78 @@ impl Client {
             )
         })
     }
+
+    /// `method` (`tasks/get`, `tasks/update`, `tasks/cancel`) for the task `id` on
+    /// `replica`, as the bearer of `token`, with more `params`.
+    fn task(
+        &mut self,
+        replica: &Replica,
+        token: &str,
+        method: &str,
+        id: &str,
+        mut params: Value,
+    ) -> Value {
+        params["taskId"] = json!(id);
+        self.request(replica, Some(token), method, id, params, &task_client())
+    }
+
+    /// Reads the task `id` on `replica` until `until` holds of it (within 10 s).
+    fn task_until(
+        &mut self,
+        replica: &Replica,
+        token: &str,
+        id: &str,
+        until: impl Fn(&Value) -> bool,
+    ) -> Value {
+        let deadline = Instant::now() + REQUEST_LIMIT;
+        loop {
+            let got = self.task(replica, token, "tasks/get", id, json!({}));
+            let task = &got["result"];
+            if until(task) {
+                return task.clone();
+            }
+            assert!(Instant::now() < deadline, "the task never got there: {got}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// The `_meta` of a 2026-07-28 request from a client with `capabilities`.
+fn meta(capabilities: &Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": PROTOCOL,
+        "io.modelcontextprotocol/clientInfo": {"name": "replica-test", "version": "1.0.0"},
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
+}
+
+/// The capabilities of a client of the Tasks extension.
+fn task_client() -> Value {
+    json!({"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
+}
+
+/// Whether a task waits for the answer to a form with the field `field`.
+fn asks(task: &Value, field: &str) -> bool {
+    task["status"] == "input_required"
+        && task["inputRequests"].as_object().is_some_and(|requests| {
+            requests
+                .values()
+                .any(|r| r["params"]["requestedSchema"]["properties"][field].is_object())
+        })
+}
+
+/// The `inputResponses` answering every question `task` waits on, as [`answer`] picks.
+fn answers(task: &Value, picks: &mut Picks) -> Value {
+    let mut responses = serde_json::Map::new();
+    for (key, request) in task["inputRequests"].as_object().expect("questions") {
+        let params = &request["params"];
+        let message = params["message"].as_str().unwrap_or_default();
+        responses.insert(
+            key.clone(),
+            answer(message, &params["requestedSchema"], picks),
+        );
+    }
+    Value::Object(responses)
 }
 
 /// The JSON-RPC response with `id` among the events of an SSE body.
@@ -713,4 +798,230 @@ fn replicas_started_with_redis_share_single_use_and_seats() {
         .filter(|t| t.starts_with("Booked seat A2 on 2025-02-03"))
         .count();
     assert_eq!(booked, 1, "{texts:#?}");
+}
+
+const ALICE: &str = "alice-token-0123456789abcdef";
+const BOB: &str = "bob-token-0123456789abcdefgh";
+
+/// Two `ticket-booking --redis` replicas with bearer tokens for alice and bob, sharing
+/// one sealing key and the Redis of `redis`; the tokens' directory is removed with the
+/// `TempDir`.
+fn task_replicas(redis: &RedisServer) -> (Replica, Replica, TempDir) {
+    let dir = TempDir::new();
+    let tokens = dir.0.join("tokens");
+    std::fs::write(&tokens, format!("alice {ALICE}\nbob {BOB}\n")).expect("a token file");
+    private(&tokens);
+    let shared = Keyring::new("tasks1", Key::generate())
+        .expect("a valid id")
+        .to_text();
+    let tokens = tokens.to_str().expect("a UTF-8 path");
+    let args = ["--redis", redis.url(), "--auth-token-file", tokens];
+    let a = Replica::start_with("A", Keys::Env(&shared), &args);
+    let b = Replica::start_with("B", Keys::Env(&shared), &args);
+    (a, b, dir)
+}
+
+/// A `book_tickets` task of alice on `replica`: its id.
+fn start_booking(client: &mut Client, replica: &Replica) -> String {
+    let params = json!({"name": "book_tickets", "arguments": {}});
+    let created = client.request(
+        replica,
+        Some(ALICE),
+        "tools/call",
+        "book_tickets",
+        params,
+        &task_client(),
+    );
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    created["result"]["taskId"]
+        .as_str()
+        .expect("a task id")
+        .to_owned()
+}
+
+/// A task kept in Redis outlives the replica that started it: the ticket wizard's
+/// task is started on A, which is killed while the task waits for the seat; B answers
+/// `tasks/get` and `tasks/update` and completes the booking. To bob the task does not
+/// exist on either replica, and a replayed `tasks/update` changes nothing.
+#[test]
+fn a_task_survives_the_replica_that_started_it() {
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let (a, b, _dir) = task_replicas(&redis);
+    let mut client = Client::new();
+    let mut picks = Picks::default();
+    let id = start_booking(&mut client, &a);
+
+    // The date, answered on A (the demo's sold-out day first, refused and asked again).
+    while !asks(
+        &client.task_until(&a, ALICE, &id, |t| t["status"] != "working"),
+        "seat",
+    ) {
+        let task = client.task_until(&a, ALICE, &id, |t| t["status"] == "input_required");
+        assert!(asks(&task, "date"), "{task}");
+        let responses = answers(&task, &mut picks);
+        let updated = client.task(
+            &a,
+            ALICE,
+            "tasks/update",
+            &id,
+            json!({"inputResponses": responses}),
+        );
+        assert!(updated.get("error").is_none(), "{updated}");
+        client.task_until(&a, ALICE, &id, |t| t != &task);
+    }
+
+    // A stops for good while the task waits for the seat.
+    drop(a);
+    let waiting = client.task_until(&b, ALICE, &id, |t| asks(t, "seat"));
+    assert_eq!(waiting["taskId"], id.as_str(), "{waiting}");
+
+    // Bob cannot see, answer or cancel it.
+    for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+        let params = json!({"inputResponses": answers(&waiting, &mut Picks::default())});
+        let refused = client.task(&b, BOB, method, &id, params);
+        assert_eq!(refused["error"]["code"], -32602, "{method}: {refused}");
+        assert_eq!(refused["error"]["message"], format!("unknown task: {id}"));
+    }
+
+    // The seat, on B; then the same update again once the task has moved on.
+    let seat = json!({"inputResponses": answers(&waiting, &mut picks)});
+    let updated = client.task(&b, ALICE, "tasks/update", &id, seat.clone());
+    assert!(updated.get("error").is_none(), "{updated}");
+    let snacks = client.task_until(&b, ALICE, &id, |t| asks(t, "popcorn"));
+    let replayed = client.task(&b, ALICE, "tasks/update", &id, seat.clone());
+    assert!(replayed.get("error").is_none(), "{replayed}");
+    let after = client.task(&b, ALICE, "tasks/get", &id, json!({}));
+    assert_eq!(
+        after["result"], snacks,
+        "a replayed update changed the task"
+    );
+
+    // Snacks, then the popcorn size: the booking ends on B.
+    let mut task = snacks;
+    while task["status"] == "input_required" {
+        let responses = json!({"inputResponses": answers(&task, &mut picks)});
+        let updated = client.task(&b, ALICE, "tasks/update", &id, responses);
+        assert!(updated.get("error").is_none(), "{updated}");
+        let before = task.clone();
+        task = client.task_until(&b, ALICE, &id, |t| t != &before && t["status"] != "working");
+    }
+    assert_eq!(task["status"], "completed", "{task}");
+    let text = task["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(
+        text,
+        format!(
+            "Booked seat {} on {} with {} popcorn and {}.",
+            picks.seat,
+            picks.date,
+            picks.size.to_lowercase(),
+            picks.drink
+        ),
+        "{task}"
+    );
+
+    // Replayed after the end (the seat's answer, and the last one): nothing changes.
+    let replayed = client.task(&b, ALICE, "tasks/update", &id, seat);
+    assert!(replayed.get("error").is_none(), "{replayed}");
+    let after = client.task(&b, ALICE, "tasks/get", &id, json!({}));
+    assert_eq!(
+        after["result"], task,
+        "a replayed update changed the ended task"
+    );
+}
+
+/// A `subscriptions/listen` of alice for some tasks on one replica: its SSE stream,
+/// read one `notifications/tasks` at a time.
+struct Listening {
+    lines: std::io::Lines<BufReader<ureq::BodyReader<'static>>>,
+}
+
+impl Listening {
+    fn open(replica: &Replica, task_ids: &[&str]) -> Listening {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(30)))
+            .proxy(None)
+            .build()
+            .into();
+        let params = json!({"notifications": {"taskIds": task_ids}, "_meta": meta(&task_client())});
+        let body =
+            json!({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": params});
+        let response = agent
+            .post(&replica.url)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", PROTOCOL)
+            .header("Mcp-Method", "subscriptions/listen")
+            .header("Authorization", format!("Bearer {ALICE}"))
+            .send(body.to_string())
+            .unwrap_or_else(|e| panic!("listen on replica {}: {e}", replica.name));
+        Listening {
+            lines: BufReader::new(response.into_body().into_reader()).lines(),
+        }
+    }
+
+    /// The task the next `notifications/tasks` tells (as `tasks/get` gives it).
+    fn next_task(&mut self) -> Value {
+        loop {
+            let line = self
+                .lines
+                .next()
+                .expect("the stream stays open")
+                .expect("a message in time");
+            let Some(data) = line.strip_prefix("data:") else {
+                continue;
+            };
+            let Ok(message) = serde_json::from_str::<Value>(data.trim()) else {
+                continue;
+            };
+            if message["method"] == "notifications/tasks" {
+                return message["params"].clone();
+            }
+        }
+    }
+}
+
+/// A subscription on B is told each status of a task that A runs and the client
+/// answers on A: `input_required` with its questions (answered from the
+/// notifications alone), then `completed` with the booking.
+#[test]
+fn a_task_subscription_hears_a_task_driven_on_the_other_replica() {
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let (a, b, _dir) = task_replicas(&redis);
+    let mut client = Client::new();
+    let mut picks = Picks::default();
+    let id = start_booking(&mut client, &a);
+    let mut listening = Listening::open(&b, &[&id]);
+    let mut statuses = Vec::new();
+    let done = loop {
+        let task = listening.next_task();
+        assert_eq!(task["taskId"], id.as_str(), "{task}");
+        let status = task["status"].as_str().unwrap_or_default().to_owned();
+        statuses.push(status.clone());
+        match status.as_str() {
+            "input_required" => {
+                let responses = json!({"inputResponses": answers(&task, &mut picks)});
+                let updated = client.task(&a, ALICE, "tasks/update", &id, responses);
+                assert!(updated.get("error").is_none(), "{updated}");
+            }
+            "completed" => break task,
+            "working" => {}
+            other => panic!("a task {other}: {task}"),
+        }
+    };
+    let text = done["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        text.starts_with(&format!("Booked seat {} on {}", picks.seat, picks.date)),
+        "{done}"
+    );
+    // Date (asked twice: the sold-out day is refused), seat, snacks, size.
+    let asked = statuses.iter().filter(|s| *s == "input_required").count();
+    assert_eq!(asked, 5, "{statuses:?}");
 }

@@ -88,12 +88,14 @@
 
 mod exact;
 mod keys;
+mod records;
 #[cfg(feature = "redis")]
 mod redis;
 mod store;
 
 pub(crate) use keys::KeyId;
 pub use keys::{Key, Keyring};
+pub use records::TaskStore;
 #[cfg(feature = "redis")]
 pub use redis::RedisStore;
 pub use store::{MemoryStore, RedeemStore, Redemption};

@@ -1,10 +1,14 @@
 //! [`RedisStore`]: redeemed state ids in Redis, shared by every replica.
 
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use futures_util::StreamExt;
+use tokio::sync::broadcast;
 
 use super::SealError;
+use super::records::{Changes, Load, Save, TaskStore};
 use super::store::{Redeem, RedeemStore, Redemption};
 
 /// How long one redemption may wait for Redis before the state is refused (2 s).
@@ -32,8 +36,12 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 /// ```
 #[derive(Clone)]
 pub struct RedisStore {
+    client: Option<::redis::Client>,
     connection: ConnectionManager,
     prefix: String,
+    /// The announcements of task records, heard by one subscription for all the
+    /// store's clones (made when first asked for).
+    changes: Arc<OnceLock<broadcast::Sender<String>>>,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -46,7 +54,7 @@ impl std::fmt::Debug for RedisStore {
 
 impl RedisStore {
     /// Connects to the Redis at `url` (`redis://host:port/db`, `rediss://` for TLS,
-    /// `redis+unix:///path`), with the key prefix `elicit:redeemed:`.
+    /// `redis+unix:///path`), with the key prefix `elicit:`.
     pub async fn connect(url: &str) -> Result<RedisStore, SealError> {
         let client = ::redis::Client::open(url)
             .map_err(|e| SealError::store("not a Redis URL", Some(Box::new(e))))?;
@@ -54,24 +62,35 @@ impl RedisStore {
             .set_connection_timeout(Some(REDIS_TIMEOUT))
             .set_response_timeout(Some(REDIS_TIMEOUT))
             .set_number_of_retries(2);
-        let connection = ConnectionManager::new_with_config(client, config)
+        let connection = ConnectionManager::new_with_config(client.clone(), config)
             .await
             .map_err(|e| SealError::store("cannot connect to Redis", Some(Box::new(e))))?;
-        Ok(RedisStore::with_connection(connection))
+        let mut store = RedisStore::with_connection(connection);
+        store.client = Some(client);
+        Ok(store)
     }
 
-    /// A store on a connection of your own.
+    /// A store on a connection of your own (it announces no task changes).
     pub(crate) fn with_connection(connection: ConnectionManager) -> RedisStore {
         RedisStore {
+            client: None,
             connection,
-            prefix: "elicit:redeemed:".to_owned(),
+            prefix: "elicit:".to_owned(),
+            changes: Arc::default(),
         }
     }
 
-    /// Another key prefix (servers of different applications sharing one Redis).
+    /// Another key prefix (servers of different applications sharing one Redis):
+    /// redeemed ids are kept under `<prefix>redeemed:<id>`, task records under
+    /// `<prefix>task:<key>`, and task changes announced on the channel `<prefix>tasks`.
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> RedisStore {
         self.prefix = prefix.into();
+        self.changes = Arc::default();
         self
+    }
+
+    fn error(what: &'static str) -> impl FnOnce(::redis::RedisError) -> SealError {
+        move |e| SealError::store(what, Some(Box::new(e)))
     }
 }
 
@@ -80,21 +99,139 @@ impl RedeemStore for RedisStore {
         Box::pin(async move {
             let mut connection = self.connection.clone();
             let set: Option<String> = ::redis::cmd("SET")
-                .arg(format!("{}{id}", self.prefix))
+                .arg(format!("{}redeemed:{id}", self.prefix))
                 .arg(1)
                 .arg("NX")
                 .arg("EXAT")
                 .arg(expires_at)
                 .query_async(&mut connection)
                 .await
-                .map_err(|e| {
-                    SealError::store("cannot record the redemption in Redis", Some(Box::new(e)))
-                })?;
+                .map_err(Self::error("cannot record the redemption in Redis"))?;
             Ok(if set.is_some() {
                 Redemption::First
             } else {
                 Redemption::Again
             })
         })
+    }
+}
+
+/// Writes a task record from the version read (`ARGV[1]`; none kept reads as 0) as the
+/// next one, kept until `ARGV[3]`, and announces its key `ARGV[4]` on the channel
+/// `KEYS[2]`: 1 when written, 0 when another writer came first. One script, so the
+/// check and the write are one step for every replica.
+const SAVE: &str = r"
+local kept = redis.call('HGET', KEYS[1], 'v') or '0'
+if kept ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', tostring(tonumber(ARGV[1]) + 1), 'r', ARGV[2])
+redis.call('EXPIREAT', KEYS[1], ARGV[3])
+redis.call('PUBLISH', KEYS[2], ARGV[4])
+return 1
+";
+
+/// Task records in Redis (feature `redis`), one hash per task (`v` its version, `r`
+/// the record) under `<prefix>task:<key>`, expiring with the task. A write is one Lua
+/// script (compare the version, write, set the expiry, `PUBLISH` the key on
+/// `<prefix>tasks`), so of two replicas writing from one version exactly one wins.
+/// Announcements are heard by one subscription per store (and its clones), subscribed
+/// again a second after its connection breaks; a reader is told `""` ("anything may
+/// have changed") whenever it may have missed one.
+impl TaskStore for RedisStore {
+    fn load<'a>(&'a self, key: &'a str) -> Load<'a> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            let (version, record): (Option<u64>, Option<String>) = ::redis::cmd("HMGET")
+                .arg(format!("{}task:{key}", self.prefix))
+                .arg("v")
+                .arg("r")
+                .query_async(&mut connection)
+                .await
+                .map_err(Self::error("cannot read the task from Redis"))?;
+            Ok(version.zip(record))
+        })
+    }
+
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        version: u64,
+        record: &'a str,
+        expires_at: u64,
+    ) -> Save<'a> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            let written: i64 = ::redis::Script::new(SAVE)
+                .key(format!("{}task:{key}", self.prefix))
+                .key(format!("{}tasks", self.prefix))
+                .arg(version)
+                .arg(record)
+                .arg(expires_at)
+                .arg(key)
+                .invoke_async(&mut connection)
+                .await
+                .map_err(Self::error("cannot write the task to Redis"))?;
+            Ok(written == 1)
+        })
+    }
+
+    fn changes(&self) -> Option<Changes> {
+        let client = self.client.clone()?;
+        let sender = self.changes.get_or_init(|| {
+            let (sender, _) = broadcast::channel(256);
+            let channel = format!("{}tasks", self.prefix);
+            tokio::spawn(announce(client, channel, Arc::downgrade(&self.changes)));
+            sender
+        });
+        let receiver = sender.subscribe();
+        Some(Box::pin(futures_util::stream::unfold(
+            receiver,
+            |mut receiver| async move {
+                match receiver.recv().await {
+                    Ok(key) => Some((key, receiver)),
+                    // Some were missed: anything may have changed.
+                    Err(broadcast::error::RecvError::Lagged(_)) => Some((String::new(), receiver)),
+                    Err(broadcast::error::RecvError::Closed) => None,
+                }
+            },
+        )))
+    }
+}
+
+/// Hears the announcements on `channel` for as long as a clone of the store lives
+/// (`changes`), subscribing again a second after the connection breaks; each time it
+/// (re)subscribes, readers are told `""`: what was announced meanwhile was not heard.
+async fn announce(
+    client: ::redis::Client,
+    channel: String,
+    changes: Weak<OnceLock<broadcast::Sender<String>>>,
+) {
+    let send = |key: String| match changes.upgrade() {
+        Some(changes) => {
+            if let Some(sender) = changes.get() {
+                let _ = sender.send(key);
+            }
+            true
+        }
+        None => false,
+    };
+    loop {
+        if let Ok(mut pubsub) = client.get_async_pubsub().await
+            && pubsub.subscribe(&channel).await.is_ok()
+        {
+            if !send(String::new()) {
+                return;
+            }
+            let mut messages = pubsub.into_on_message();
+            while let Some(message) = messages.next().await {
+                let key = message.get_payload::<String>().unwrap_or_default();
+                if !send(key) {
+                    return;
+                }
+            }
+        }
+        if !send(String::new()) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }

@@ -100,6 +100,8 @@ pub struct MemoryStore {
     epoch: String,
     /// When the record began (seconds since the Unix epoch).
     started: u64,
+    /// The records of tasks, when it serves as a [`TaskStore`](super::TaskStore).
+    records: Mutex<super::records::Records>,
 }
 
 #[derive(Debug, Default)]
@@ -120,6 +122,7 @@ impl MemoryStore {
             hasher: RandomState::new(),
             inner: Mutex::new(Live::default()),
             epoch: super::random_id(),
+            records: Mutex::default(),
             started: super::now(),
         }
     }
@@ -135,6 +138,10 @@ impl MemoryStore {
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.lock().ids.len()
+    }
+
+    pub(super) fn records(&self) -> std::sync::MutexGuard<'_, super::records::Records> {
+        self.records.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Live> {

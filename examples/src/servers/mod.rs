@@ -63,16 +63,18 @@ impl ServerArgs {
     pub async fn elicitor(&self) -> Result<elicit_rmcp::Elicitor, String> {
         // One store of tasks for every handler of the server (a stateless server makes
         // one per request; the elicitor's clones share it).
-        let elicitor = elicit_rmcp::Elicitor::new(serve::keyring(self.key_file.as_deref())?)
-            .with_tasks(elicit_rmcp::Tasks::new());
+        let elicitor = elicit_rmcp::Elicitor::new(serve::keyring(self.key_file.as_deref())?);
         Ok(match &self.redis {
             Some(url) => {
                 let store = elicit_core::seal::RedisStore::connect(url)
                     .await
                     .map_err(|e| format!("--redis {}: {e}", serve::redacted(url)))?;
-                elicitor.with_store(store)
+                // Tasks too live in Redis: any replica answers for them.
+                elicitor
+                    .with_tasks(elicit_rmcp::Tasks::new().with_store(store.clone()))
+                    .with_store(store)
             }
-            None => elicitor,
+            None => elicitor.with_tasks(elicit_rmcp::Tasks::new()),
         })
     }
 

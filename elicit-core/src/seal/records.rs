@@ -1,0 +1,159 @@
+//! Records that outlive a process: where an adapter keeps the tasks of a server that
+//! runs as several replicas ([`TaskStore`]).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use futures_util::Stream;
+
+use super::SealError;
+use super::store::MemoryStore;
+
+/// What [`TaskStore::load`] returns: the record and its version, if one is kept.
+pub(super) type Load<'a> =
+    Pin<Box<dyn Future<Output = Result<Option<(u64, String)>, SealError>> + Send + 'a>>;
+/// What [`TaskStore::save`] returns: whether the record was written.
+pub(super) type Save<'a> = Pin<Box<dyn Future<Output = Result<bool, SealError>> + Send + 'a>>;
+/// What [`TaskStore::changes`] returns.
+pub(super) type Changes = Pin<Box<dyn Stream<Item = String> + Send>>;
+
+/// Versioned records shared by every replica of a server: the tasks of the Tasks
+/// extension (`elicit_rmcp::Tasks::with_store`), so that any replica answers for a task
+/// and a task outlives the process that started it.
+///
+/// A record is text (the adapter's JSON) under a key, with a version: each write names
+/// the version it read, and only one of two writers racing from the same version
+/// wins. Implemented by [`MemoryStore`] (one process: tests, a single server) and
+/// [`RedisStore`](super::RedisStore) (feature `redis`); implement it for a store of
+/// your own (a database row with a version column).
+///
+/// ```
+/// use elicit_core::seal::{MemoryStore, TaskStore};
+///
+/// # async fn run() -> Result<(), elicit_core::seal::SealError> {
+/// let store = MemoryStore::default();
+/// let expires_at = 4_102_444_800; // seconds since the Unix epoch
+/// assert!(store.save("task-1", 0, "working", expires_at).await?); // created
+/// let (version, record) = store.load("task-1").await?.expect("kept");
+/// assert_eq!((version, record.as_str()), (1, "working"));
+/// assert!(store.save("task-1", 1, "completed", expires_at).await?);
+/// // A writer that read version 1 too comes second: nothing written.
+/// assert!(!store.save("task-1", 1, "cancelled", expires_at).await?);
+/// # Ok(())
+/// # }
+/// ```
+pub trait TaskStore: Send + Sync + fmt::Debug {
+    /// The record under `key` and its version (1 after the first write), or `None`
+    /// when none is kept (never written, or expired).
+    fn load<'a>(&'a self, key: &'a str) -> Load<'a>;
+
+    /// Writes `record` under `key` as version `version + 1`, if the version kept now is
+    /// `version` (`0`: no record kept): `Ok(true)`. Otherwise nothing is written and
+    /// the answer is `Ok(false)` (another writer came first). The record is kept until
+    /// `expires_at` (seconds since the Unix epoch), and the write is announced on
+    /// [`changes`](Self::changes).
+    fn save<'a>(&'a self, key: &'a str, version: u64, record: &'a str, expires_at: u64)
+    -> Save<'a>;
+
+    /// The keys written from now on, by any replica, as they are announced: a hint to
+    /// read them again (an announcement may be lost; an empty key means "anything may
+    /// have changed"). `None` (the default): the store announces nothing, and readers
+    /// poll.
+    fn changes(&self) -> Option<Changes> {
+        None
+    }
+}
+
+impl<T: TaskStore + ?Sized> TaskStore for Arc<T> {
+    fn load<'a>(&'a self, key: &'a str) -> Load<'a> {
+        (**self).load(key)
+    }
+
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        version: u64,
+        record: &'a str,
+        expires_at: u64,
+    ) -> Save<'a> {
+        (**self).save(key, version, record, expires_at)
+    }
+
+    fn changes(&self) -> Option<Changes> {
+        (**self).changes()
+    }
+}
+
+/// The records of a [`MemoryStore`]: by key, the version, the record and its expiry.
+#[derive(Debug, Default)]
+pub(super) struct Records(HashMap<String, (u64, String, u64)>);
+
+impl Records {
+    fn load(&mut self, key: &str, now: u64) -> Option<(u64, String)> {
+        match self.0.get(key) {
+            Some((_, _, expires_at)) if *expires_at <= now => {
+                self.0.remove(key);
+                None
+            }
+            Some((version, record, _)) => Some((*version, record.clone())),
+            None => None,
+        }
+    }
+
+    fn save(&mut self, key: &str, version: u64, record: &str, expires_at: u64, now: u64) -> bool {
+        let kept = self.load(key, now).map_or(0, |(v, _)| v);
+        if kept != version {
+            return false;
+        }
+        // Expired records go when the map would grow.
+        if version == 0 && self.0.len().is_power_of_two() {
+            self.0.retain(|_, (_, _, at)| *at > now);
+        }
+        self.0
+            .insert(key.to_owned(), (version + 1, record.to_owned(), expires_at));
+        true
+    }
+}
+
+/// Records in this process's memory: versioned as in Redis, but gone with the
+/// process, and nothing announced (readers poll).
+impl TaskStore for MemoryStore {
+    fn load<'a>(&'a self, key: &'a str) -> Load<'a> {
+        let loaded = self.records().load(key, super::now());
+        Box::pin(std::future::ready(Ok(loaded)))
+    }
+
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        version: u64,
+        record: &'a str,
+        expires_at: u64,
+    ) -> Save<'a> {
+        let saved = self
+            .records()
+            .save(key, version, record, expires_at, super::now());
+        Box::pin(std::future::ready(Ok(saved)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Records;
+
+    #[test]
+    fn a_record_is_written_only_from_the_version_kept() {
+        let mut records = Records::default();
+        assert!(records.save("t", 0, "a", 100, 10));
+        assert!(!records.save("t", 0, "b", 100, 10), "already created");
+        assert!(records.save("t", 1, "c", 100, 10));
+        assert!(!records.save("t", 1, "d", 100, 10), "a stale writer");
+        assert_eq!(records.load("t", 10), Some((2, "c".to_owned())));
+        // Past its expiry it is gone, and may be created again.
+        assert_eq!(records.load("t", 100), None);
+        assert!(records.save("t", 0, "e", 200, 100));
+    }
+}
