@@ -150,7 +150,7 @@ use elicit_core::seal::TaskStore;
 
 mod durable;
 use durable::ended;
-pub(crate) use durable::{Durable, Run, RunEnd};
+pub(crate) use durable::{Durable, RENEW, Run, RunEnd, kept_meta};
 
 /// How long a task lives unless [`Tasks::with_ttl`] says otherwise: one hour, from its
 /// creation. A task still running then (its questions unanswered) ends `failed`.

@@ -18,7 +18,7 @@ use ::rmcp::task_manager::{TaskContext, TaskExit};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::tasks::{Durable, Run, RunEnd, TaskSupport, Tasks};
+use super::tasks::{Durable, RENEW, Run, RunEnd, TaskSupport, Tasks, kept_meta};
 use super::{Elicitor, Halt, Session, principal_of, revision_of};
 use elicit_core::seal::Binding;
 
@@ -308,7 +308,7 @@ fn spawn_call<'a, S: Clone + Send + Sync + 'static>(
     if let Some(durable) = tasks.durable() {
         return Box::pin(async move {
             let (created, run) = durable
-                .create(&principal, &params.name, params.arguments, &ctx)
+                .create(&principal, &params.name, params.arguments, kept_meta(&ctx))
                 .await?;
             run_stored(tools, durable, service, run, ctx);
             Ok(created)
@@ -397,8 +397,23 @@ fn run_stored<S: Clone + Send + Sync + 'static>(
     let running = durable.running(&run.id, token.clone());
     tokio::spawn(async move {
         let _running = running;
+        let mut run = run;
         let call = ToolCallContext::new(&service, params, ctx);
-        let response = router.call(call).await;
+        let body = router.call(call);
+        let mut body = std::pin::pin!(body);
+        // The lease is renewed while the body runs: a replica that stops lets it lapse.
+        let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + RENEW, RENEW);
+        let response = loop {
+            tokio::select! {
+                response = &mut body => break response,
+                _ = renew.tick() => {
+                    if !durable.renew(&mut run).await {
+                        // The task is no longer this run's: what it ends with is not written.
+                        token.cancel();
+                    }
+                }
+            }
+        };
         let end = match (response, reply.take()) {
             (Err(_), Some(CallToolResponse::InputRequired(asked))) => RunEnd::Asked(
                 asked.input_requests.unwrap_or_default(),

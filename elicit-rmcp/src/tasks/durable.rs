@@ -33,6 +33,17 @@ use tokio_util::sync::CancellationToken;
 /// How often a write that lost a race is tried again, from a fresh read.
 const RETRIES: usize = 16;
 
+/// How long the replica running a task's body holds it without renewing: past it, the
+/// replica is taken to have stopped, and the task ends `failed`.
+pub(crate) const LEASE: Duration = Duration::from_secs(30);
+
+/// How often the replica running a task's body renews its lease.
+pub(crate) const RENEW: Duration = Duration::from_secs(10);
+
+/// The error of a task whose replica stopped while its body ran.
+const STOPPED: &str = "the server running this task stopped before the task reached its next \
+                       question; call the tool again";
+
 /// How long a record is kept when tasks have no TTL (a week from its last write).
 const KEPT_WITHOUT_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
 
@@ -62,6 +73,10 @@ pub(crate) struct Record {
     pub(crate) created: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) expires: Option<u64>,
+    /// While `working`: until when the replica running the body holds it (seconds
+    /// since the Unix epoch), renewed every [`RENEW`].
+    #[serde(default)]
+    pub(crate) lease: u64,
 }
 
 /// A run of a task's body, to be started by the replica that holds it: the record as
@@ -160,6 +175,14 @@ const KEPT_META: [&str; 3] = [
     "io.modelcontextprotocol/clientInfo",
 ];
 
+/// What of the `_meta` of the call in `ctx` a task keeps for the runs of its body.
+pub(crate) fn kept_meta(ctx: &RequestContext<RoleServer>) -> JsonObject {
+    KEPT_META
+        .iter()
+        .filter_map(|key| Some(((*key).to_owned(), ctx.meta.0.0.get(*key)?.clone())))
+        .collect()
+}
+
 impl Durable {
     pub(crate) fn new(store: Arc<dyn TaskStore>) -> Durable {
         Durable {
@@ -229,11 +252,14 @@ impl Durable {
             if record.owner != principal {
                 return Err(unknown(id));
             }
-            let expired = record.expires.is_some_and(|at| at <= now());
-            if !expired || ended(record.task.status()) {
+            let now = now();
+            let expired = record.expires.is_some_and(|at| at <= now);
+            let stopped = record.task.status() == TaskStatus::Working && record.lease < now;
+            if !(expired || stopped) || ended(record.task.status()) {
                 return Ok((version, record));
             }
-            let error = object(&McpError::internal_error("task expired", None));
+            let message = if expired { "task expired" } else { STOPPED };
+            let error = object(&McpError::internal_error(message, None));
             record.task = moved(&record.task, TaskPayload::Failed { error }, None);
             record.state = None;
             record.answers.clear();
@@ -329,7 +355,7 @@ impl Durable {
         principal: &str,
         tool: &str,
         arguments: Option<JsonObject>,
-        ctx: &RequestContext<RoleServer>,
+        meta: JsonObject,
     ) -> Result<(CreateTaskResult, Run), McpError> {
         let id = random_id();
         let created = now();
@@ -363,10 +389,6 @@ impl Durable {
         let mut task = Task::new(id.clone(), TaskStatus::Working, stamp.clone(), stamp);
         task.ttl_ms = self.ttl.map(millis);
         task.poll_interval_ms = Some(millis(self.poll_interval));
-        let meta = KEPT_META
-            .iter()
-            .filter_map(|key| Some(((*key).to_owned(), ctx.meta.0.0.get(*key)?.clone())))
-            .collect();
         let record = Record {
             owner: principal.to_owned(),
             tool: tool.to_owned(),
@@ -377,6 +399,7 @@ impl Durable {
             answers: BTreeMap::new(),
             created,
             expires,
+            lease: created.saturating_add(LEASE.as_secs()),
         };
         if !self.save(&id, 0, &record).await? {
             self.release(principal, &id).await;
@@ -419,6 +442,7 @@ impl Durable {
                 .all(|key| record.answers.contains_key(key));
             if ready {
                 record.task = moved(&record.task, TaskPayload::Working, None);
+                record.lease = now().saturating_add(LEASE.as_secs());
             }
             if self.save(id, version, &record).await? {
                 return Ok(ready.then(|| Run {
@@ -463,6 +487,21 @@ impl Durable {
         Running {
             running: self.running.clone(),
             id: id.to_owned(),
+        }
+    }
+
+    /// Renews the lease of `run`: `false` when the task changed meanwhile (cancelled,
+    /// or taken for stopped), so the run is no longer the task's.
+    pub(crate) async fn renew(&self, run: &mut Run) -> bool {
+        run.record.lease = now().saturating_add(LEASE.as_secs());
+        match self.save(&run.id, run.version, &run.record).await {
+            Ok(true) => {
+                run.version += 1;
+                true
+            }
+            Ok(false) => false,
+            // The store is unreachable: try again at the next renewal.
+            Err(_) => true,
         }
     }
 
@@ -511,5 +550,169 @@ impl Drop for Running {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&self.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::rmcp::model::{ContentBlock, InputRequest};
+    use elicit_core::seal::MemoryStore;
+
+    /// Two replicas' views of one store, with small caps.
+    fn replicas() -> (Durable, Durable) {
+        let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::default());
+        let limits = |mut d: Durable| {
+            d.ttl = Some(Duration::from_secs(3600));
+            d.max_per_principal = 2;
+            d.max_total = 3;
+            d
+        };
+        (
+            limits(Durable::new(store.clone())),
+            limits(Durable::new(store)),
+        )
+    }
+
+    fn question(key: &str) -> InputRequests {
+        let request: InputRequest = serde_json::from_value(serde_json::json!({
+            "method": "elicitation/create",
+            "params": {"message": key, "requestedSchema": {"type": "object", "properties": {}}},
+        }))
+        .expect("an input request");
+        [(key.to_owned(), request)].into()
+    }
+
+    fn answer(key: &str) -> InputResponses {
+        [(
+            key.to_owned(),
+            serde_json::json!({"action": "accept", "content": {}}),
+        )]
+        .into()
+    }
+
+    async fn start(d: &Durable, principal: &str) -> Run {
+        d.create(principal, "book", None, JsonObject::new())
+            .await
+            .expect("created")
+            .1
+    }
+
+    /// A run that reached the question `key`.
+    async fn asking(d: &Durable, principal: &str, key: &str) -> String {
+        let run = start(d, principal).await;
+        let id = run.id.clone();
+        d.finish(
+            run,
+            RunEnd::Asked(question(key), Some("state".into())),
+            None,
+        )
+        .await;
+        id
+    }
+
+    #[tokio::test]
+    async fn the_last_answer_starts_one_run_on_any_replica_and_a_replay_none() {
+        let (a, b) = replicas();
+        let id = asking(&a, "alice", "q0").await;
+        // Another principal's update is an unknown task; an unasked key changes nothing.
+        assert!(b.update(&id, "bob", answer("q0")).await.is_err());
+        assert!(
+            b.update(&id, "alice", answer("other"))
+                .await
+                .unwrap()
+                .is_none()
+        );
+        let run = b.update(&id, "alice", answer("q0")).await.unwrap();
+        let run = run.expect("the answer starts a run");
+        assert_eq!(run.record.state.as_deref(), Some("state"));
+        assert_eq!(run.record.answers, answer("q0"));
+        assert_eq!(
+            a.get(&id, "alice").await.unwrap().status(),
+            TaskStatus::Working
+        );
+        // Replayed, on either replica: nothing more runs.
+        assert!(
+            a.update(&id, "alice", answer("q0"))
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            b.update(&id, "alice", answer("q0"))
+                .await
+                .unwrap()
+                .is_none()
+        );
+        let result = CallToolResult::success(vec![ContentBlock::text("booked")]);
+        b.finish(run, RunEnd::Completed(result), Some("done".into()))
+            .await;
+        let task = a.get(&id, "alice").await.unwrap();
+        assert_eq!(task.status(), TaskStatus::Completed);
+        assert_eq!(task.task.status_message.as_deref(), Some("done"));
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_task_keeps_its_end_whatever_its_run_ends_with() {
+        let (a, b) = replicas();
+        let id = asking(&a, "alice", "q0").await;
+        let run = a.update(&id, "alice", answer("q0")).await.unwrap().unwrap();
+        b.cancel(&id, "alice").await.unwrap();
+        let result = CallToolResult::success(vec![ContentBlock::text("booked")]);
+        a.finish(run, RunEnd::Completed(result), None).await;
+        assert_eq!(
+            a.get(&id, "alice").await.unwrap().status(),
+            TaskStatus::Cancelled
+        );
+        // Cancelling again is acknowledged.
+        a.cancel(&id, "alice").await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_caps_hold_across_replicas_and_ended_tasks_make_room() {
+        let (a, b) = replicas();
+        let first = asking(&a, "alice", "q0").await;
+        asking(&b, "alice", "q0").await;
+        let refused = a.create("alice", "book", None, JsonObject::new()).await;
+        let refused = refused.expect_err("past alice's cap");
+        assert!(
+            refused.message.contains("of this client (at most 2)"),
+            "{refused:?}"
+        );
+        asking(&b, "bob", "q0").await;
+        let refused = b.create("carol", "book", None, JsonObject::new()).await;
+        let refused = refused.expect_err("past the server's cap");
+        assert!(
+            refused.message.contains("on this server (at most 3)"),
+            "{refused:?}"
+        );
+        b.cancel(&first, "alice").await.unwrap();
+        asking(&a, "alice", "q0").await;
+    }
+
+    #[tokio::test]
+    async fn a_task_whose_replica_stopped_running_it_ends_failed() {
+        let (a, b) = replicas();
+        let id = asking(&a, "alice", "q0").await;
+        let mut run = a.update(&id, "alice", answer("q0")).await.unwrap().unwrap();
+        // While its replica renews the lease, the task is working.
+        assert!(a.renew(&mut run).await);
+        assert_eq!(
+            b.get(&id, "alice").await.unwrap().status(),
+            TaskStatus::Working
+        );
+        // The replica stops: its lease lapses (written here as if long past).
+        let (version, mut record) = b.load(&id).await.unwrap().unwrap();
+        record.lease = now() - 1;
+        assert!(b.save(&id, version, &record).await.unwrap());
+        let task = b.get(&id, "alice").await.unwrap();
+        assert_eq!(task.status(), TaskStatus::Failed);
+        let TaskPayload::Failed { error } = &task.payload else {
+            panic!("{task:?}")
+        };
+        assert_eq!(error["message"], STOPPED);
+        // Its place under the cap is free again.
+        asking(&b, "alice", "q0").await;
+        asking(&b, "alice", "q0").await;
     }
 }
