@@ -76,6 +76,57 @@ async fn a_redeemed_id_is_refused_by_every_connection() {
     assert_eq!(wins, 1);
 }
 
+/// Task records: written only from the version read (of two writers from one version,
+/// the first wins and the second changes nothing),
+/// expiring, kept apart by prefix, and each write announced to every connection.
+#[tokio::test]
+async fn task_records_are_written_from_the_version_read_and_announced() {
+    use elicit_core::seal::TaskStore;
+    use futures_util::StreamExt;
+
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let one = RedisStore::connect(redis.url()).await.unwrap();
+    let two = RedisStore::connect(redis.url()).await.unwrap();
+    let mut heard = two.changes().expect("a Redis store announces its writes");
+    // The subscription is made: "" says anything may have changed.
+    let first = tokio::time::timeout(Duration::from_secs(2), heard.next()).await;
+    assert_eq!(first.unwrap().as_deref(), Some(""));
+
+    let far = 4_102_444_800; // 2100-01-01
+    assert!(one.save("t:1", 0, "working", far).await.unwrap());
+    let announced = tokio::time::timeout(Duration::from_secs(2), heard.next()).await;
+    assert_eq!(announced.unwrap().as_deref(), Some("t:1"));
+    assert_eq!(
+        two.load("t:1").await.unwrap(),
+        Some((1, "working".to_owned()))
+    );
+    assert!(!two.save("t:1", 0, "again", far).await.unwrap(), "exists");
+    let racers = [("completed", &one), ("cancelled", &two)];
+    let mut wins = Vec::new();
+    for (record, store) in racers {
+        if store.save("t:1", 1, record, far).await.unwrap() {
+            wins.push(record);
+        }
+    }
+    assert_eq!(wins, ["completed"]);
+    assert_eq!(
+        one.load("t:1").await.unwrap(),
+        Some((2, "completed".to_owned()))
+    );
+    // Another prefix is another record; an expired record is gone.
+    let other = one.clone().with_prefix("other-app:");
+    assert_eq!(other.load("t:1").await.unwrap(), None);
+    let past = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        - 1;
+    assert!(one.save("t:2", 0, "expired", past).await.unwrap());
+    assert_eq!(two.load("t:2").await.unwrap(), None);
+}
+
 #[tokio::test]
 async fn an_unreachable_redis_refuses_the_state() {
     let Some(redis) = RedisServer::for_test() else {
