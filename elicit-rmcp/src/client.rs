@@ -14,8 +14,9 @@
 //!
 //! For tools that run long, [`FormClient::with_tasks`] declares the Tasks extension
 //! (2026-07-28), and [`call_tool`] drives a call on every channel: it answers the
-//! `input_required` rounds, and for a call answered with a task it polls `tasks/get`,
-//! puts each question the task waits on in front of the asker, sends the answers with
+//! `input_required` rounds, and for a call answered with a task it follows the task
+//! (told by the server's `notifications/tasks` when it sends them, else polling
+//! `tasks/get`), puts each question the task waits on in front of the asker, sends the answers with
 //! `tasks/update`, and shows the task's status message through [`Asker::progress`].
 //!
 //! ```no_run
@@ -37,21 +38,26 @@
 //! # }
 //! ```
 
-use std::collections::{BTreeMap, HashSet};
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ::rmcp::ClientHandler;
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities,
-    ClientConfig, CreateTaskResult, ElicitRequestParams, ElicitResult, ElicitationAction,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    CancelledNotificationParam, ClientCapabilities, ClientConfig, ClientRequest, CreateTaskResult,
+    CustomRequest, DetailedTask, ElicitRequestParams, ElicitResult, ElicitationAction,
     ElicitationCapability, ElicitationSchema, FormElicitationCapability, GetTaskParams,
-    Implementation, InputRequest, InputRequests, NumberOrString, ProtocolVersion, TaskPayload,
-    UpdateTaskParams, UrlElicitationCapability,
+    Implementation, InputRequest, InputRequests, NumberOrString, ProtocolVersion, RequestId,
+    TaskPayload, TaskStatusNotificationParams, UpdateTaskParams, UrlElicitationCapability,
 };
-use ::rmcp::service::{RequestContext, RoleClient, RunningService, ServiceError};
+use ::rmcp::service::{
+    NotificationContext, Peer, PeerRequestOptions, RequestContext, RoleClient, RunningService,
+    ServiceError,
+};
 use serde_json::Value;
+use tokio::sync::Notify;
 
 use elicit_core::Action;
 use elicit_core::client::{Asker, Question, Reply, check_message, read_schema};
@@ -64,6 +70,42 @@ pub struct FormClient<A> {
     url_mode: bool,
     tasks: bool,
     version: Option<ProtocolVersion>,
+    /// The tasks [`call_tool`] follows, as `notifications/tasks` last told them.
+    told: Arc<Told>,
+}
+
+/// What the server's `notifications/tasks` told of the tasks being followed; others are
+/// dropped, so a server cannot fill it.
+#[derive(Debug, Default)]
+struct Told {
+    /// By task id: whether anything was told, and what was told last (until taken).
+    tasks: Mutex<HashMap<String, (bool, Option<DetailedTask>)>>,
+    changed: Notify,
+}
+
+impl Told {
+    /// Keeps what is told of task `id` until [`forget`](Self::forget).
+    fn follow(&self, id: &str) {
+        self.lock().insert(id.to_owned(), (false, None));
+    }
+
+    fn forget(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    /// The task as last told, once.
+    fn take(&self, id: &str) -> Option<DetailedTask> {
+        self.lock().get_mut(id).and_then(|(_, task)| task.take())
+    }
+
+    /// Whether the server told anything of task `id`: it sends its changes.
+    fn heard(&self, id: &str) -> bool {
+        self.lock().get(id).is_some_and(|(heard, _)| *heard)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (bool, Option<DetailedTask>)>> {
+        self.tasks.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl<A> Clone for FormClient<A> {
@@ -74,6 +116,7 @@ impl<A> Clone for FormClient<A> {
             url_mode: self.url_mode,
             tasks: self.tasks,
             version: self.version.clone(),
+            told: self.told.clone(),
         }
     }
 }
@@ -87,6 +130,7 @@ impl<A: Asker + 'static> FormClient<A> {
             url_mode: false,
             tasks: false,
             version: None,
+            told: Arc::default(),
         }
     }
 
@@ -213,6 +257,18 @@ impl<A: Asker + 'static> ClientHandler for FormClient<A> {
         }
     }
 
+    async fn on_task_status(
+        &self,
+        params: TaskStatusNotificationParams,
+        _ctx: NotificationContext<RoleClient>,
+    ) {
+        let id = params.task.task.task_id.clone();
+        if let Some(slot) = self.told.lock().get_mut(&id) {
+            *slot = (true, Some(params.task));
+            self.told.changed.notify_waiters();
+        }
+    }
+
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
@@ -281,8 +337,11 @@ pub const MAX_TASK_TIME: Duration = Duration::from_secs(24 * 3600);
 
 /// Calls a tool and follows it to its result on whatever channel the server picks:
 /// pushed questions reach the asker through the handler, `input_required` rounds are
-/// answered and retried (at most [`MAX_ROUNDS`]), and a task is polled with `tasks/get`
-/// (at the server's `pollIntervalMs`, kept between 50 ms and 5 s) until it ends: its
+/// answered and retried (at most [`MAX_ROUNDS`]), and a task is followed until it
+/// ends — through the server's `notifications/tasks` (a `subscriptions/listen` with
+/// its `taskIds`) once the server sends them, with a `tasks/get` every 5 s in case
+/// one is lost, else by polling `tasks/get` at the server's `pollIntervalMs` (kept
+/// between 50 ms and 5 s): its
 /// questions are put to the asker once each and answered with `tasks/update`, and its
 /// status message is shown with [`Asker::progress`]. A task that failed or was
 /// cancelled is an error; one still running after its TTL (at most
@@ -312,10 +371,27 @@ pub async fn call_tool<A: Asker + 'static>(
     })
 }
 
-/// Polls the task until it ends, answering its questions.
+/// Follows the task until it ends, answering its questions: through the server's
+/// `notifications/tasks` when it sends them, else by polling `tasks/get`.
 async fn follow_task<A: Asker + 'static>(
     client: &RunningService<RoleClient, FormClient<A>>,
     created: CreateTaskResult,
+) -> Result<CallToolResult, ServiceError> {
+    let id = created.task.task_id.clone();
+    let told = client.service().told.clone();
+    told.follow(&id);
+    let listening = Listening::start(client, &id);
+    let followed = follow(client, created, &told).await;
+    listening.stop().await;
+    told.forget(&id);
+    followed
+}
+
+/// The loop of [`follow_task`].
+async fn follow<A: Asker + 'static>(
+    client: &RunningService<RoleClient, FormClient<A>>,
+    created: CreateTaskResult,
+    told: &Told,
 ) -> Result<CallToolResult, ServiceError> {
     let id = created.task.task_id;
     let interval = Duration::from_millis(created.task.poll_interval_ms.unwrap_or(1000))
@@ -329,8 +405,23 @@ async fn follow_task<A: Asker + 'static>(
     let server = server_name(client);
     let mut answered = HashSet::new();
     let mut shown: Option<String> = None;
+    // Once the server has told the task's state, the task is waited for rather than
+    // polled (a poll every `TOLD_POLL` stays, in
+    // case a notification was lost).
+    let mut heard = false;
+    let mut next = told.take(&id);
     loop {
-        let got = client.get_task(GetTaskParams::new(&id)).await?.task;
+        let got = match next.take() {
+            Some(task) => {
+                heard = true;
+                task
+            }
+            None => client.get_task(GetTaskParams::new(&id)).await?.task,
+        };
+        heard = heard || told.heard(&id);
+        if got.task.task_id != id {
+            return Err(ServiceError::UnexpectedResponse);
+        }
         if let Some(message) = &got.task.status_message
             && shown.as_ref() != Some(message)
         {
@@ -372,10 +463,9 @@ async fn follow_task<A: Asker + 'static>(
                     client
                         .update_task(UpdateTaskParams::new(&id, responses))
                         .await?;
-                    continue;
                 }
             }
-            // Working, or a status this client does not know yet: poll on.
+            // Working, or a status this client does not know yet: wait on.
             _ => {}
         }
         if Instant::now() >= deadline {
@@ -383,7 +473,80 @@ async fn follow_task<A: Asker + 'static>(
             let _ = client.cancel_task(CancelTaskParams::new(&id)).await;
             return Err(ServiceError::Timeout { timeout: limit });
         }
-        tokio::time::sleep(interval).await;
+        let wait = if heard {
+            TOLD_POLL.max(interval)
+        } else {
+            interval
+        };
+        let changed = told.changed.notified();
+        let mut changed = std::pin::pin!(changed);
+        changed.as_mut().enable();
+        next = told.take(&id);
+        if next.is_none() {
+            let _ = tokio::time::timeout(wait, changed).await;
+            next = told.take(&id);
+        }
+    }
+}
+
+/// How often a task the server tells of is polled all the same (a notification may be
+/// lost).
+const TOLD_POLL: Duration = Duration::from_secs(5);
+
+/// A `subscriptions/listen` for one task (`taskIds`, which rmcp's typed filter lacks,
+/// so it is sent as a request of its own); its notifications reach the handler.
+struct Listening {
+    task: tokio::task::JoinHandle<()>,
+    request: Arc<Mutex<Option<RequestId>>>,
+    peer: Peer<RoleClient>,
+}
+
+impl Listening {
+    fn start<A: Asker + 'static>(
+        client: &RunningService<RoleClient, FormClient<A>>,
+        id: &str,
+    ) -> Listening {
+        let peer = client.peer().clone();
+        let request = Arc::new(Mutex::new(None));
+        let params = serde_json::json!({"notifications": {"taskIds": [id]}});
+        let listen =
+            ClientRequest::CustomRequest(CustomRequest::new("subscriptions/listen", Some(params)));
+        let task = tokio::spawn({
+            let peer = peer.clone();
+            let request = request.clone();
+            async move {
+                let options = PeerRequestOptions::no_options();
+                if let Ok(handle) = peer.send_request_with_option(listen, options).await {
+                    *request.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle.id.clone());
+                    // The server ends it once the task has ended (or refuses it: then
+                    // the task is polled).
+                    let _ = handle.rx.await;
+                    request.lock().unwrap_or_else(|e| e.into_inner()).take();
+                }
+            }
+        });
+        Listening {
+            task,
+            request,
+            peer,
+        }
+    }
+
+    /// Ends the subscription, if the server has not.
+    async fn stop(self) {
+        self.task.abort();
+        let open = self
+            .request
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(id) = open {
+            let reason = Some("the task is no longer followed".to_owned());
+            let _ = self
+                .peer
+                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
+                .await;
+        }
     }
 }
 

@@ -39,6 +39,16 @@ impl Server {
     }
 
     fn start_with_sessions(options: HttpOptions, sessions: Arc<LocalSessionManager>) -> Server {
+        Server::start_with(options, sessions, Tasks::new(), None)
+    }
+
+    /// A server keeping `tasks`, counting the `tasks/get` requests it is sent in `gets`.
+    fn start_with(
+        options: HttpOptions,
+        sessions: Arc<LocalSessionManager>,
+        tasks: Tasks,
+        gets: Option<Arc<AtomicUsize>>,
+    ) -> Server {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -48,13 +58,24 @@ impl Server {
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local address");
-        let elicitor = Elicitor::new(Keyring::generate()).with_tasks(Tasks::new());
+        let elicitor = Elicitor::new(Keyring::generate()).with_tasks(tasks);
         let cinema = Arc::new(Mutex::new(Cinema::demo()));
-        let router = http::router_with_sessions(
+        let mut router = http::router_with_sessions(
             move || TicketServer::new(elicitor.clone(), cinema.clone()),
             sessions,
             &options,
         );
+        if let Some(gets) = gets {
+            router = router.layer(axum::middleware::from_fn(
+                move |request: axum::extract::Request, next: axum::middleware::Next| {
+                    let method = request.headers().get("mcp-method");
+                    if method.is_some_and(|m| m == "tasks/get") {
+                        gets.fetch_add(1, Ordering::SeqCst);
+                    }
+                    next.run(request)
+                },
+            ));
+        }
         runtime.spawn(http::serve_on(listener, router, options));
         Server {
             runtime: Some(runtime),
@@ -1110,4 +1131,64 @@ fn task_subscriptions_are_capped_per_principal() {
     let another = new_task(&server, bob);
     let mut listening = Listening::open(&server, bob, &[&another]);
     assert_eq!(listening.next_task()["taskId"], another.as_str());
+}
+
+/// The client kit follows a task through the server's `notifications/tasks`: the
+/// booking's states (date, seat, snacks, then the result) reach it told, `tasks/get`
+/// read only until the subscription's first notification arrives (at the start, and
+/// at most once more on a machine slow to send it); polled, it is read once per state
+/// at least (four).
+#[test]
+fn the_client_kit_follows_a_task_through_its_notifications() {
+    use elicit_examples::script::Script;
+    use elicit_rmcp::client::{FormClient, call_tool};
+    use rmcp::model::{CallToolRequestParams, ProtocolVersion};
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+    use rmcp::transport::StreamableHttpClientTransport;
+
+    let gets = Arc::new(AtomicUsize::new(0));
+    let server = Server::start_with(
+        HttpOptions::default(),
+        Arc::new(LocalSessionManager::default()),
+        Tasks::new(),
+        Some(gets.clone()),
+    );
+    let script: Script = r#"[
+        {"fields": ["date"], "action": "accept", "content": {"date": "2025-02-03"}},
+        {"fields": ["seat"], "action": "accept", "content": {"seat": "A1"}},
+        {"fields": ["popcorn", "drink"], "action": "accept", "content": {"popcorn": false}}
+    ]"#
+    .parse()
+    .expect("a script");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let text = runtime.block_on(async {
+        let transport =
+            StreamableHttpClientTransport::from_uri(format!("http://{}/mcp", server.addr));
+        let lifecycle = ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        };
+        let client = FormClient::new(script).with_tasks(true);
+        let client = tokio::time::timeout(
+            REQUEST_LIMIT,
+            client.serve_with_lifecycle(transport, lifecycle),
+        )
+        .await
+        .expect("bounded")
+        .expect("connected");
+        let call = call_tool(&client, CallToolRequestParams::new("book_tickets"));
+        let result = tokio::time::timeout(Duration::from_secs(30), call)
+            .await
+            .expect("bounded")
+            .expect("booked");
+        result.content[0]
+            .as_text()
+            .map(|t| t.text.clone())
+            .unwrap_or_default()
+    });
+    assert_eq!(text, "Booked seat A1 on 2025-02-03 with no snacks.");
+    let gets = gets.load(Ordering::SeqCst);
+    assert!(gets <= 2, "{gets} tasks/get: the task was polled, not told");
 }

@@ -7,7 +7,8 @@
 //! sends is cleaned of control characters before it is shown, and a message from the
 //! server larger than [`MAX_SERVER_MESSAGE`] closes the connection. On 2026-07-28 it
 //! declares the Tasks extension: a tool the server runs as a task (the ticket wizard
-//! does) is followed through `tasks/get`, its questions answered with `tasks/update`
+//! does) is followed through the server's `notifications/tasks` when it sends them, else
+//! through `tasks/get`, its questions answered with `tasks/update`
 //! and its status messages shown as they change.
 //!
 //! ```sh
