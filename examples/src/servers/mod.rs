@@ -53,6 +53,7 @@ pub struct ServerArgs {
     pub json_response: bool,
     /// Record redeemed states in this Redis (redis://HOST:PORT/), shared by replicas:
     /// a state used on one is refused on every other (else in this process's memory).
+    /// Tasks live there too: any replica answers for a task, and one that stops loses none.
     #[arg(long, value_name = "URL")]
     pub redis: Option<String>,
 }
