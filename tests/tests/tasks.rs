@@ -2,7 +2,9 @@
 //! connections: a form and the ticket wizard asked from inside a task (accept, decline,
 //! cancel, an invalid answer then a valid one, the task cancelled mid-question, a task
 //! nobody answers expiring, for each), nothing left behind, MRTR rounds that go on as a task, the
-//! same tool body on all three channels, and the client kit following a task.
+//! same tool body on all three channels, and the client kit following a task. The form,
+//! the wizard and a batch also run in tasks kept in a store (`Tasks::with_store`, this
+//! process's `MemoryStore`), whose bodies run in rounds.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_core::client::{Asker, Question, Reply};
+use elicit_core::seal::MemoryStore;
 use elicit_core::{Elicit, Elicitation};
 use elicit_rmcp::client::FormClient;
 use elicit_rmcp::{Asked, Channel, Elicitor, Input, Session, TaskSupport, Tasks, Tools};
@@ -230,7 +233,22 @@ fn message(question: &Value) -> &str {
 
 #[tokio::test]
 async fn a_form_in_a_task_ends_on_accept_decline_and_cancel() {
-    let tasks = Tasks::new();
+    form_in_a_task(Tasks::new(), Channel::Task).await;
+}
+
+/// Kept in a store, the task's body runs in rounds, up to each question and again
+/// with the answers.
+#[tokio::test]
+async fn a_form_in_a_task_kept_in_a_store_ends_on_accept_decline_and_cancel() {
+    form_in_a_task(stored(), Channel::Rounds).await;
+}
+
+/// Tasks kept in a store of this process.
+fn stored() -> Tasks {
+    Tasks::new().with_store(MemoryStore::default())
+}
+
+async fn form_in_a_task(tasks: Tasks, channel: Channel) {
     let server = printer(&tasks);
     let live = server.live.clone();
     let running = connect(server.clone(), tasks_client(true), Era::Mrtr).await;
@@ -255,7 +273,7 @@ async fn a_form_in_a_task_ends_on_accept_decline_and_cancel() {
         answer(&running, &id, key, reply).await;
         assert_eq!(completed(&settled(&running, &id).await), want);
     }
-    assert_eq!(*server.channels.lock().unwrap(), [Channel::Task; 3]);
+    assert_eq!(channels(&server), [channel]);
     settles_at(&live, 0).await;
     assert_eq!(tasks.running(), 0);
 }
@@ -403,7 +421,15 @@ async fn a_task_nobody_answers_expires_and_leaves_nothing() {
 
 #[tokio::test]
 async fn the_ticket_wizard_in_a_task() {
-    let tasks = Tasks::new();
+    ticket_wizard_in_a_task(Tasks::new()).await;
+}
+
+#[tokio::test]
+async fn the_ticket_wizard_in_a_task_kept_in_a_store() {
+    ticket_wizard_in_a_task(stored()).await;
+}
+
+async fn ticket_wizard_in_a_task(tasks: Tasks) {
     let running = connect(
         ticket_server(elicitor().with_tasks(tasks.clone())),
         tasks_client(true),
@@ -480,7 +506,15 @@ async fn the_ticket_wizard_in_a_task() {
 
 #[tokio::test]
 async fn questions_asked_together_in_a_task_may_be_answered_one_by_one() {
-    let tasks = Tasks::new();
+    answered_one_by_one(Tasks::new()).await;
+}
+
+#[tokio::test]
+async fn questions_asked_together_in_a_task_kept_in_a_store_may_be_answered_one_by_one() {
+    answered_one_by_one(stored()).await;
+}
+
+async fn answered_one_by_one(tasks: Tasks) {
     let running = connect(printer(&tasks), tasks_client(true), Era::Mrtr).await;
     let id = task_id(&once(&running, "print_both").await);
     let asked = questions(&running, &id).await;

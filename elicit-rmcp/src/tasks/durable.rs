@@ -414,8 +414,9 @@ impl Durable {
     }
 
     /// `tasks/update`: keeps the answers to the questions the task waits on (others are
-    /// ignored, as are answers to questions already answered). When every question has
-    /// its answer, the task is `working` again and the run to start is returned.
+    /// ignored, as are answers to questions already answered), which leave its
+    /// `inputRequests`. When every question has its answer, the task is `working` again
+    /// and the run to start is returned.
     pub(crate) async fn update(
         &self,
         id: &str,
@@ -424,12 +425,13 @@ impl Durable {
     ) -> Result<Option<Run>, McpError> {
         for _ in 0..RETRIES {
             let (version, mut record) = self.owned(id, principal).await?;
-            let TaskPayload::InputRequired { input_requests } = &record.task.payload else {
+            let TaskPayload::InputRequired { input_requests } = &mut record.task.payload else {
                 return Ok(None);
             };
+            // An answered question leaves `inputRequests`; its answer waits in the record.
             let mut changed = false;
             for (key, value) in &responses {
-                if input_requests.contains_key(key) && !record.answers.contains_key(key) {
+                if input_requests.remove(key).is_some() {
                     record.answers.insert(key.clone(), value.clone());
                     changed = true;
                 }
@@ -437,9 +439,8 @@ impl Durable {
             if !changed {
                 return Ok(None);
             }
-            let ready = input_requests
-                .keys()
-                .all(|key| record.answers.contains_key(key));
+            let ready = input_requests.is_empty();
+            record.task.task.last_updated_at = timestamp();
             if ready {
                 record.task = moved(&record.task, TaskPayload::Working, None);
                 record.lease = now().saturating_add(LEASE.as_secs());
@@ -650,6 +651,32 @@ mod tests {
         let task = a.get(&id, "alice").await.unwrap();
         assert_eq!(task.status(), TaskStatus::Completed);
         assert_eq!(task.task.status_message.as_deref(), Some("done"));
+    }
+
+    #[tokio::test]
+    async fn questions_asked_together_may_be_answered_one_by_one() {
+        let (a, b) = replicas();
+        let run = start(&a, "alice").await;
+        let id = run.id.clone();
+        let mut both = question("copies");
+        both.extend(question("paper"));
+        a.finish(run, RunEnd::Asked(both, Some("state".into())), None)
+            .await;
+        assert!(
+            b.update(&id, "alice", answer("paper"))
+                .await
+                .unwrap()
+                .is_none()
+        );
+        let task = a.get(&id, "alice").await.unwrap();
+        let TaskPayload::InputRequired { input_requests } = &task.payload else {
+            panic!("{task:?}")
+        };
+        let left: Vec<&String> = input_requests.keys().collect();
+        assert_eq!(left, ["copies"], "the answered question left the task");
+        let run = a.update(&id, "alice", answer("copies")).await.unwrap();
+        let answered: Vec<String> = run.expect("a run").record.answers.into_keys().collect();
+        assert_eq!(answered, ["copies", "paper"]);
     }
 
     #[tokio::test]
