@@ -56,7 +56,12 @@ impl RedisStore {
     /// Connects to the Redis at `url` (`redis://host:port/db`, `rediss://` for TLS,
     /// `redis+unix:///path`), with the key prefix `elicit:`.
     pub async fn connect(url: &str) -> Result<RedisStore, SealError> {
-        let client = ::redis::Client::open(url)
+        // Each round waits for one small command: sent at once (`TCP_NODELAY`), not held
+        // back by Nagle's algorithm behind the replies of commands still in flight.
+        let info = ::redis::IntoConnectionInfo::into_connection_info(url)
+            .map_err(|e| SealError::store("not a Redis URL", Some(Box::new(e))))?
+            .set_tcp_settings(::redis::io::tcp::TcpSettings::default().set_nodelay(true));
+        let client = ::redis::Client::open(info)
             .map_err(|e| SealError::store("not a Redis URL", Some(Box::new(e))))?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(REDIS_TIMEOUT))

@@ -185,7 +185,11 @@ impl RedisSeats {
 impl Inventory {
     /// The inventory in the Redis at `url`, seeded with `seed` if it has none yet.
     pub async fn redis(url: &str, seed: &Cinema) -> Result<Inventory, String> {
-        let client = redis::Client::open(url).map_err(|e| format!("not a Redis URL: {e}"))?;
+        // Small commands, sent at once (`TCP_NODELAY`), as the redeem store sends its own.
+        let info = redis::IntoConnectionInfo::into_connection_info(url)
+            .map_err(|e| format!("not a Redis URL: {e}"))?
+            .set_tcp_settings(redis::io::tcp::TcpSettings::default().set_nodelay(true));
+        let client = redis::Client::open(info).map_err(|e| format!("not a Redis URL: {e}"))?;
         let mut connection = ConnectionManager::new(client.clone())
             .await
             .map_err(|e| format!("cannot connect to Redis: {e}"))?;
