@@ -344,7 +344,8 @@ impl Tasks {
         self.configure()
     }
 
-    /// How many tasks have not ended yet.
+    /// How many tasks have not ended yet in this process (tasks kept in a
+    /// [store](Self::with_store) are counted there, not here).
     pub fn running(&self) -> usize {
         self.manager.running_task_count()
     }
@@ -510,10 +511,7 @@ impl Tasks {
         match owners.by_task.get(id) {
             Some((owner, _)) if owner == principal_of(ctx) => Ok(()),
             // The same answer as for an id that never was.
-            _ => Err(McpError::invalid_params(
-                format!("unknown task: {id}"),
-                None,
-            )),
+            _ => Err(durable::unknown(id)),
         }
     }
 

@@ -44,6 +44,9 @@ pub(crate) const RENEW: Duration = Duration::from_secs(10);
 const STOPPED: &str = "the server running this task stopped before the task reached its next \
                        question; call the tool again";
 
+/// The longest task id looked up in the store.
+const MAX_ID_LEN: usize = 64;
+
 /// How long a record is kept when tasks have no TTL (a week from its last write).
 const KEPT_WITHOUT_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
 
@@ -131,9 +134,15 @@ fn millis(d: Duration) -> u64 {
     d.as_millis().try_into().unwrap_or(u64::MAX)
 }
 
-fn unknown(id: &str) -> McpError {
-    // The same answer as for an id that never was, or is another principal's.
-    McpError::invalid_params(format!("unknown task: {id}"), None)
+/// `-32602` for task `id`: the same answer for an id that never was, expired, or is
+/// another principal's. A long id is shown cut (the client sent it; it need not get
+/// megabytes back).
+pub(crate) fn unknown(id: &str) -> McpError {
+    let shown = match id.char_indices().nth(MAX_ID_LEN) {
+        Some((end, _)) => format!("{}…", &id[..end]),
+        None => id.to_owned(),
+    };
+    McpError::invalid_params(format!("unknown task: {shown}"), None)
 }
 
 fn store_error(e: impl std::fmt::Display) -> McpError {
@@ -206,6 +215,11 @@ impl Durable {
 
     /// The record of task `id` (kept under `t:<id>`, apart from the indexes).
     async fn load(&self, id: &str) -> Result<Option<(u64, Record)>, McpError> {
+        // Ours are 22 characters: a longer id is not looked up (a client's id of
+        // megabytes would be a key of megabytes).
+        if id.len() > MAX_ID_LEN {
+            return Ok(None);
+        }
         let key = format!("t:{id}");
         let Some((version, text)) = self.store.load(&key).await.map_err(store_error)? else {
             return Ok(None);
@@ -616,8 +630,13 @@ mod tests {
     async fn the_last_answer_starts_one_run_on_any_replica_and_a_replay_none() {
         let (a, b) = replicas();
         let id = asking(&a, "alice", "q0").await;
-        // Another principal's update is an unknown task; an unasked key changes nothing.
+        // Another principal's update is an unknown task, as is an id too long to be
+        // ours; an unasked key changes nothing.
         assert!(b.update(&id, "bob", answer("q0")).await.is_err());
+        let long = "x".repeat(MAX_ID_LEN + 1);
+        let refused = b.get(&long, "alice").await.expect_err("unknown");
+        let cut = &long[..MAX_ID_LEN];
+        assert_eq!(refused.message, format!("unknown task: {cut}…"));
         assert!(
             b.update(&id, "alice", answer("other"))
                 .await
