@@ -449,9 +449,12 @@ impl Tasks {
         // A store that announces its changes wakes the subscription; it reads again
         // every second all the same (an announcement may be lost). Otherwise it polls.
         let mut changes = self.durable.as_ref().and_then(Durable::changes);
+        // This process's own tasks (moved into a task by `continue_in_task`) are not
+        // announced: polled as without a store.
+        let announced = ids.iter().all(|id| self.in_store(id).is_some());
         let every = match changes {
-            Some(_) => STORE_WATCH_INTERVAL,
-            None => TASK_WATCH_INTERVAL,
+            Some(_) if announced => STORE_WATCH_INTERVAL,
+            _ => TASK_WATCH_INTERVAL,
         };
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
