@@ -16,8 +16,9 @@
 //! (2026-07-28), and [`call_tool`] drives a call on every channel: it answers the
 //! `input_required` rounds, and for a call answered with a task it follows the task
 //! (told by the server's `notifications/tasks` when it sends them, else polling
-//! `tasks/get`), puts each question the task waits on in front of the asker, sends the answers with
-//! `tasks/update`, and shows the task's status message through [`Asker::progress`].
+//! `tasks/get`), puts each question the task waits on in front of the asker, sends the
+//! answers with `tasks/update`, and shows the task's status message through
+//! [`Asker::progress`].
 //!
 //! ```no_run
 //! use elicit_core::client::{Question, Reply};
@@ -405,20 +406,12 @@ async fn follow<A: Asker + 'static>(
     let server = server_name(client);
     let mut answered = HashSet::new();
     let mut shown: Option<String> = None;
-    // Once the server has told the task's state, the task is waited for rather than
-    // polled (a poll every `TOLD_POLL` stays, in
-    // case a notification was lost).
-    let mut heard = false;
     let mut next = told.take(&id);
     loop {
         let got = match next.take() {
-            Some(task) => {
-                heard = true;
-                task
-            }
+            Some(task) => task,
             None => client.get_task(GetTaskParams::new(&id)).await?.task,
         };
-        heard = heard || told.heard(&id);
         if got.task.task_id != id {
             return Err(ServiceError::UnexpectedResponse);
         }
@@ -473,7 +466,9 @@ async fn follow<A: Asker + 'static>(
             let _ = client.cancel_task(CancelTaskParams::new(&id)).await;
             return Err(ServiceError::Timeout { timeout: limit });
         }
-        let wait = if heard {
+        // Once the server has told the task's state, the task is waited for rather than
+        // polled (a poll every `TOLD_POLL` stays, in case a notification was lost).
+        let wait = if told.heard(&id) {
             TOLD_POLL.max(interval)
         } else {
             interval
