@@ -149,6 +149,7 @@ use elicit_core::Revision;
 use elicit_core::seal::TaskStore;
 
 mod durable;
+use durable::Stored;
 use durable::ended;
 pub(crate) use durable::{Durable, RENEW, Run, RunEnd, kept_meta};
 
@@ -232,7 +233,7 @@ pub struct Tasks {
     /// Open `subscriptions/listen` watching tasks, by principal.
     listens: Arc<Mutex<HashMap<String, usize>>>,
     /// With a store ([`Tasks::with_store`]): the tasks kept there.
-    durable: Option<Durable>,
+    stored: Option<Stored>,
 }
 
 /// How many `subscriptions/listen` watching tasks one principal may hold open at once.
@@ -282,7 +283,7 @@ impl Tasks {
             max_per_principal: DEFAULT_MAX_PER_PRINCIPAL,
             max_total: DEFAULT_MAX_TOTAL,
             listens: Arc::default(),
-            durable: None,
+            stored: None,
         }
     }
 
@@ -300,24 +301,20 @@ impl Tasks {
     /// moved into a task by [`Session::continue_in_task`](super::Session::continue_in_task)
     /// lives in the process that started it.
     pub fn with_store(mut self, store: impl TaskStore + 'static) -> Tasks {
-        self.durable = Some(Durable::new(Arc::new(store)));
-        self.configure()
-    }
-
-    /// Hands the settings on to the store's side.
-    fn configure(mut self) -> Tasks {
-        if let Some(durable) = &mut self.durable {
-            durable.ttl = self.ttl;
-            durable.poll_interval = self.poll_interval;
-            durable.max_per_principal = self.max_per_principal;
-            durable.max_total = self.max_total;
-        }
+        self.stored = Some(Stored::new(Arc::new(store)));
         self
     }
 
-    /// The store's side, when tasks are kept in a store.
-    pub(crate) fn durable(&self) -> Option<&Durable> {
-        self.durable.as_ref()
+    /// The store's side with these tasks' limits, when tasks are kept in a store.
+    pub(crate) fn durable(&self) -> Option<Durable> {
+        let stored = self.stored.as_ref()?;
+        Some(Durable::new(
+            stored,
+            self.ttl,
+            self.poll_interval,
+            self.max_per_principal,
+            self.max_total,
+        ))
     }
 
     /// The most tasks not ended yet: `per_principal` of one principal (default 32) and
@@ -327,7 +324,7 @@ impl Tasks {
     pub fn with_limits(mut self, per_principal: usize, total: usize) -> Tasks {
         self.max_per_principal = per_principal.max(1);
         self.max_total = total.max(1);
-        self.configure()
+        self
     }
 
     /// How long each task may live from its creation (`None`: until it ends, and then
@@ -335,13 +332,13 @@ impl Tasks {
     /// ends `failed` ("task expired"); an ended task can be read for one more `ttl`.
     pub fn with_ttl(mut self, ttl: Option<Duration>) -> Tasks {
         self.ttl = ttl;
-        self.configure()
+        self
     }
 
     /// How often clients are told to poll `tasks/get` (`pollIntervalMs`).
     pub fn with_poll_interval(mut self, interval: Duration) -> Tasks {
         self.poll_interval = interval;
-        self.configure()
+        self
     }
 
     /// How many tasks have not ended yet in this process (tasks kept in a
@@ -405,10 +402,13 @@ impl Tasks {
 
     /// The store, when task `id` is not one of this process's own (a body moved into a
     /// task by `continue_in_task`).
-    fn in_store(&self, id: &str) -> Option<&Durable> {
-        let durable = self.durable.as_ref()?;
+    fn in_store(&self, id: &str) -> Option<Durable> {
         let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
-        (!owners.by_task.contains_key(id)).then_some(durable)
+        if owners.by_task.contains_key(id) {
+            return None;
+        }
+        drop(owners);
+        self.durable()
     }
 
     /// The task `id` as `principal` may see it: `None` when it is unknown or another's.
@@ -448,7 +448,7 @@ impl Tasks {
         }
         // A store that announces its changes wakes the subscription; it reads again
         // every second all the same (an announcement may be lost). Otherwise it polls.
-        let mut changes = self.durable.as_ref().and_then(Durable::changes);
+        let mut changes = self.durable().and_then(|durable| durable.changes());
         // This process's own tasks (moved into a task by `continue_in_task`) are not
         // announced: polled as without a store.
         let announced = ids.iter().all(|id| self.in_store(id).is_some());

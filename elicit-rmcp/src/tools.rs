@@ -310,7 +310,7 @@ fn spawn_call<'a, S: Clone + Send + Sync + 'static>(
             let (created, run) = durable
                 .create(&principal, &params.name, params.arguments, kept_meta(&ctx))
                 .await?;
-            run_stored(tools, durable, service, run, ctx);
+            run_stored(tools, &durable, service, run, ctx);
             Ok(created)
         });
     }
@@ -352,7 +352,7 @@ fn resume_run<S: Clone + Send + Sync + 'static>(
     ctx: RequestContext<RoleServer>,
 ) {
     if let Some(durable) = tools.elicitor.tasks.as_ref().and_then(Tasks::durable) {
-        run_stored(tools, durable, server.clone(), run, ctx);
+        run_stored(tools, &durable, server.clone(), run, ctx);
     }
 }
 

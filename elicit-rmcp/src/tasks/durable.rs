@@ -100,24 +100,33 @@ pub(crate) enum RunEnd {
     Cancelled,
 }
 
-/// The durable side of [`Tasks`](super::Tasks): the store and the limits.
-#[derive(Clone)]
-pub(crate) struct Durable {
+/// What [`Tasks::with_store`](super::Tasks::with_store) keeps: the store, and the runs
+/// of this process.
+#[derive(Clone, Debug)]
+pub(crate) struct Stored {
     store: Arc<dyn TaskStore>,
-    pub(crate) ttl: Option<Duration>,
-    pub(crate) poll_interval: Duration,
-    pub(crate) max_per_principal: usize,
-    pub(crate) max_total: usize,
     /// Bodies running in this process, by task id: the token `tasks/cancel` fires.
     running: Arc<Mutex<HashMap<String, CancellationToken>>>,
 }
 
-impl std::fmt::Debug for Durable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Durable")
-            .field("store", &self.store)
-            .finish_non_exhaustive()
+impl Stored {
+    pub(crate) fn new(store: Arc<dyn TaskStore>) -> Stored {
+        Stored {
+            store,
+            running: Arc::default(),
+        }
     }
+}
+
+/// The durable side of [`Tasks`](super::Tasks): the store, with the limits of the
+/// `Tasks` it was made from.
+#[derive(Clone, Debug)]
+pub(crate) struct Durable {
+    stored: Stored,
+    ttl: Option<Duration>,
+    poll_interval: Duration,
+    max_per_principal: usize,
+    max_total: usize,
 }
 
 fn now() -> u64 {
@@ -193,14 +202,20 @@ pub(crate) fn kept_meta(ctx: &RequestContext<RoleServer>) -> JsonObject {
 }
 
 impl Durable {
-    pub(crate) fn new(store: Arc<dyn TaskStore>) -> Durable {
+    /// `stored` with a TTL, a poll interval and the caps per principal and in all.
+    pub(crate) fn new(
+        stored: &Stored,
+        ttl: Option<Duration>,
+        poll_interval: Duration,
+        max_per_principal: usize,
+        max_total: usize,
+    ) -> Durable {
         Durable {
-            store,
-            ttl: None,
-            poll_interval: Duration::ZERO,
-            max_per_principal: 1,
-            max_total: 1,
-            running: Arc::default(),
+            stored: stored.clone(),
+            ttl,
+            poll_interval,
+            max_per_principal,
+            max_total,
         }
     }
 
@@ -221,7 +236,7 @@ impl Durable {
             return Ok(None);
         }
         let key = format!("t:{id}");
-        let Some((version, text)) = self.store.load(&key).await.map_err(store_error)? else {
+        let Some((version, text)) = self.stored.store.load(&key).await.map_err(store_error)? else {
             return Ok(None);
         };
         let record = serde_json::from_str(&text).map_err(store_error)?;
@@ -230,7 +245,8 @@ impl Durable {
 
     async fn save(&self, id: &str, version: u64, record: &Record) -> Result<bool, McpError> {
         let text = serde_json::to_string(record).map_err(store_error)?;
-        self.store
+        self.stored
+            .store
             .save(
                 &format!("t:{id}"),
                 version,
@@ -253,7 +269,7 @@ impl Durable {
     pub(crate) fn changes(
         &self,
     ) -> Option<std::pin::Pin<Box<dyn futures_util::Stream<Item = String> + Send>>> {
-        self.store.changes()
+        self.stored.store.changes()
     }
 
     /// The record of task `id` when it is `principal`'s, with an expired task shown
@@ -330,7 +346,7 @@ impl Durable {
     }
 
     async fn index(&self, key: &str) -> Result<(u64, BTreeMap<String, u64>), McpError> {
-        match self.store.load(key).await.map_err(store_error)? {
+        match self.stored.store.load(key).await.map_err(store_error)? {
             Some((version, text)) => Ok((version, serde_json::from_str(&text).unwrap_or_default())),
             None => Ok((0, BTreeMap::new())),
         }
@@ -345,7 +361,8 @@ impl Durable {
         let text = serde_json::to_string(index).map_err(store_error)?;
         let until = index.values().max().copied().unwrap_or_else(now);
         let until = self.kept_until(Some(until).filter(|_| self.ttl.is_some()));
-        self.store
+        self.stored
+            .store
             .save(key, version, &text, until)
             .await
             .map_err(store_error)
@@ -482,7 +499,11 @@ impl Durable {
             record.answers.clear();
             if self.save(id, version, &record).await? {
                 self.release(principal, id).await;
-                let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+                let running = self
+                    .stored
+                    .running
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
                 if let Some(token) = running.get(id) {
                     token.cancel();
                 }
@@ -495,12 +516,13 @@ impl Durable {
     /// Registers a run of task `id` in this process until the guard is dropped: its
     /// token fires on `tasks/cancel` here.
     pub(crate) fn running(&self, id: &str, token: CancellationToken) -> Running {
-        self.running
+        self.stored
+            .running
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(id.to_owned(), token);
         Running {
-            running: self.running.clone(),
+            running: self.stored.running.clone(),
             id: id.to_owned(),
         }
     }
@@ -577,16 +599,11 @@ mod tests {
     /// Two replicas' views of one store, with small caps.
     fn replicas() -> (Durable, Durable) {
         let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::default());
-        let limits = |mut d: Durable| {
-            d.ttl = Some(Duration::from_secs(3600));
-            d.max_per_principal = 2;
-            d.max_total = 3;
-            d
+        let replica = |store| {
+            let ttl = Some(Duration::from_secs(3600));
+            Durable::new(&Stored::new(store), ttl, Duration::ZERO, 2, 3)
         };
-        (
-            limits(Durable::new(store.clone())),
-            limits(Durable::new(store)),
-        )
+        (replica(store.clone()), replica(store))
     }
 
     fn question(key: &str) -> InputRequests {
