@@ -1,6 +1,6 @@
 //! [`RedisStore`]: redeemed state ids in Redis, shared by every replica.
 
-use std::sync::{Arc, OnceLock, Weak};
+use std::sync::{Arc, LazyLock, OnceLock, Weak};
 use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -165,7 +165,9 @@ impl TaskStore for RedisStore {
     ) -> Save<'a> {
         Box::pin(async move {
             let mut connection = self.connection.clone();
-            let written: i64 = ::redis::Script::new(SAVE)
+            // The script's digest is computed once (`EVALSHA`, loaded when missing).
+            static SCRIPT: LazyLock<::redis::Script> = LazyLock::new(|| ::redis::Script::new(SAVE));
+            let written: i64 = SCRIPT
                 .key(format!("{}task:{key}", self.prefix))
                 .key(format!("{}tasks", self.prefix))
                 .arg(version)
