@@ -76,6 +76,101 @@ async fn a_redeemed_id_is_refused_by_every_connection() {
     assert_eq!(wins, 1);
 }
 
+/// Redemptions waiting at the same moment go to Redis together: 64 at once (32 ids, each
+/// twice) cost the Redis server a handful of reads, not 64, and each id is still
+/// redeemed exactly once.
+#[tokio::test]
+async fn redemptions_made_together_share_one_pipeline() {
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let store = RedisStore::connect(redis.url()).await.unwrap();
+    let mut admin = redis::Client::open(redis.url())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let far = 4_102_444_800; // 2100-01-01
+    // The store's pipeline task is started by its first redemption.
+    assert_eq!(
+        store.redeem("warm", NOW, far).await.unwrap(),
+        Redemption::First
+    );
+    let before = reads(&mut admin).await;
+    let ids: Vec<String> = (0..64).map(|i| format!("together-{}", i % 32)).collect();
+    let redeemed =
+        futures_util::future::join_all(ids.iter().map(|id| store.redeem(id, NOW, far))).await;
+    let after = reads(&mut admin).await;
+    let firsts = redeemed
+        .iter()
+        .filter(|r| *r.as_ref().unwrap() == Redemption::First)
+        .count();
+    assert_eq!(firsts, 32, "{redeemed:?}");
+    // The `INFO` that reads the count is one read of them.
+    assert!(
+        after - before <= 4,
+        "{} reads for 64 redemptions",
+        after - before
+    );
+}
+
+/// A store first used on one runtime keeps working on the next one: its pipeline task
+/// ended with the runtime and the next redemption starts another. (The connection's own
+/// task ended too: the redemption that finds it broken fails, and Redis's client connects
+/// again behind it.)
+#[test]
+fn a_store_outlives_the_runtime_it_first_redeemed_on() {
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let runtime = || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    };
+    let far = 4_102_444_800; // 2100-01-01
+    let first = runtime();
+    let store = first.block_on(async {
+        let store = RedisStore::connect(redis.url()).await.unwrap();
+        assert_eq!(
+            store.redeem("before", NOW, far).await.unwrap(),
+            Redemption::First
+        );
+        store
+    });
+    drop(first);
+    runtime().block_on(async {
+        let mut again = store.redeem("before", NOW, far).await;
+        for _ in 0..50 {
+            if again.is_ok() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            again = store.redeem("before", NOW, far).await;
+        }
+        assert_eq!(again.unwrap(), Redemption::Again);
+        assert_eq!(
+            store.redeem("after", NOW, far).await.unwrap(),
+            Redemption::First
+        );
+    });
+}
+
+/// How many reads from its clients the Redis at the other end has processed
+/// (`INFO stats`).
+async fn reads(connection: &mut redis::aio::MultiplexedConnection) -> u64 {
+    let info: String = redis::cmd("INFO")
+        .arg("stats")
+        .query_async(connection)
+        .await
+        .unwrap();
+    info.lines()
+        .find_map(|l| l.strip_prefix("total_reads_processed:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("INFO stats names total_reads_processed")
+}
+
 /// Task records: written only from the version read (of two writers from one version,
 /// the first wins and the second changes nothing),
 /// expiring, kept apart by prefix, and each write announced to every connection.

@@ -81,6 +81,10 @@ struct Cli {
     /// cancelled at the last step, so that nothing sells out.
     #[arg(long)]
     redis: bool,
+    /// The core of the Redis rows' `redis-server`: the load generator's unless set (on a
+    /// machine with a third core, `--redis-cpu 2` gives Redis a core of its own).
+    #[arg(long)]
+    redis_cpu: Option<usize>,
     /// Times each throughput row is run, in rotation (every row once, then every row
     /// again): each row reports its median run (by server CPU per round), and the
     /// wizard ÷ bare ratios are the median of the ratios of runs made side by side, so
@@ -268,7 +272,7 @@ async fn bench(cli: &Cli, pinned: bool) -> Result<String, String> {
                         .chain(["--save", "", "--appendonly", "no"])
                         .map(String::from)
                         .collect(),
-                    cpu: pinned.then_some(cli.client_cpu),
+                    cpu: pinned.then_some(cli.redis_cpu.unwrap_or(cli.client_cpu)),
                 };
                 Some(Server::start(&redis, "redis-server").await?)
             } else {

@@ -1,11 +1,11 @@
 //! [`RedisStore`]: redeemed state ids in Redis, shared by every replica.
 
-use std::sync::{Arc, LazyLock, OnceLock, Weak};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use futures_util::StreamExt;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::SealError;
 use super::records::{Changes, Load, Save, TaskStore};
@@ -17,9 +17,11 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 /// Redeemed state ids in Redis (feature `redis`): one key per id, set only if absent
 /// (`SET elicit:redeemed:<id> 1 NX EXAT <expiry>`), so of two replicas redeeming the
 /// same state at once exactly one wins, and Redis forgets the key when the state
-/// expires. The connection reconnects by itself; while Redis is unreachable,
-/// redemptions fail and states are refused (single use cannot be promised without the
-/// record).
+/// expires. Redemptions made at the same moment (the rounds a busy replica has in
+/// progress) go to Redis together, in one pipeline: one write and one read of the
+/// connection for all of them. The connection reconnects by itself; while Redis is
+/// unreachable, redemptions fail and states are refused (single use cannot be promised
+/// without the record).
 ///
 /// Give it to the adapter (`elicit_rmcp::Elicitor::with_store`), or redeem with it yourself:
 ///
@@ -42,7 +44,21 @@ pub struct RedisStore {
     /// The announcements of task records, heard by one subscription for all the
     /// store's clones (made when first asked for).
     changes: Arc<OnceLock<broadcast::Sender<String>>>,
+    /// Redemptions on their way to the store's one pipeline task (started when first
+    /// asked for).
+    redemptions: Arc<Mutex<Option<mpsc::UnboundedSender<Redeeming>>>>,
 }
+
+/// One redemption waiting for its pipeline: the key, its expiry, and where its answer
+/// goes (`true` when this redemption set the key).
+struct Redeeming {
+    key: String,
+    expires_at: u64,
+    answer: oneshot::Sender<Result<bool, Arc<::redis::RedisError>>>,
+}
+
+/// The most redemptions sent in one pipeline.
+const PIPELINE_MAX: usize = 128;
 
 impl std::fmt::Debug for RedisStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -82,6 +98,7 @@ impl RedisStore {
             connection,
             prefix: "elicit:".to_owned(),
             changes: Arc::default(),
+            redemptions: Arc::default(),
         }
     }
 
@@ -102,22 +119,106 @@ impl RedisStore {
 impl RedeemStore for RedisStore {
     fn redeem<'a>(&'a self, id: &'a str, _issued_at: u64, expires_at: u64) -> Redeem<'a> {
         Box::pin(async move {
-            let mut connection = self.connection.clone();
-            let set: Option<String> = ::redis::cmd("SET")
-                .arg(format!("{}redeemed:{id}", self.prefix))
-                .arg(1)
-                .arg("NX")
-                .arg("EXAT")
-                .arg(expires_at)
-                .query_async(&mut connection)
+            let (answer, answered) = oneshot::channel();
+            let redeeming = Redeeming {
+                key: format!("{}redeemed:{id}", self.prefix),
+                expires_at,
+                answer,
+            };
+            self.send(redeeming);
+            let first = answered
                 .await
-                .map_err(Self::error("cannot record the redemption in Redis"))?;
-            Ok(if set.is_some() {
+                .map_err(|_| SealError::store("the Redis pipeline task stopped", None))?
+                .map_err(|e| {
+                    SealError::store("cannot record the redemption in Redis", Some(Box::new(e)))
+                })?;
+            Ok(if first {
                 Redemption::First
             } else {
                 Redemption::Again
             })
         })
+    }
+}
+
+impl RedisStore {
+    /// Hands a redemption to the pipeline task, starting one (again) when there is none:
+    /// the first redemption starts it, and so does the first after the runtime that ran
+    /// it ended.
+    fn send(&self, redeeming: Redeeming) {
+        let mut sender = self.redemptions.lock().unwrap_or_else(|e| e.into_inner());
+        let redeeming = match sender.as_ref() {
+            Some(live) => match live.send(redeeming) {
+                Ok(()) => return,
+                Err(mpsc::error::SendError(redeeming)) => redeeming,
+            },
+            None => redeeming,
+        };
+        let (started, receiver) = mpsc::unbounded_channel();
+        tokio::spawn(pipeline(receiver, self.connection.clone()));
+        // A new channel with its receiver alive takes the redemption.
+        let _ = started.send(redeeming);
+        *sender = Some(started);
+    }
+}
+
+/// Sends the redemptions of the store and its clones to Redis, as many in one pipeline
+/// as are waiting: after the first arrives it lets every task that is ready run first
+/// (`yield_now`), so the rounds in progress together cost one write and one read of the
+/// connection, not one each. Each pipeline runs on its own, so a slow one holds up no
+/// later redemption.
+async fn pipeline(
+    mut redemptions: mpsc::UnboundedReceiver<Redeeming>,
+    connection: ConnectionManager,
+) {
+    let mut batch = Vec::new();
+    while redemptions.recv_many(&mut batch, PIPELINE_MAX).await > 0 {
+        tokio::task::yield_now().await;
+        while batch.len() < PIPELINE_MAX {
+            match redemptions.try_recv() {
+                Ok(redeeming) => batch.push(redeeming),
+                Err(_) => break,
+            }
+        }
+        let batch = std::mem::take(&mut batch);
+        let mut connection = connection.clone();
+        tokio::spawn(async move {
+            let mut pipe = ::redis::pipe();
+            for redeeming in &batch {
+                pipe.cmd("SET")
+                    .arg(&redeeming.key)
+                    .arg(1)
+                    .arg("NX")
+                    .arg("EXAT")
+                    .arg(redeeming.expires_at);
+            }
+            let replies = pipe
+                .query_async::<Vec<Option<String>>>(&mut connection)
+                .await
+                .and_then(|replies| {
+                    if replies.len() == batch.len() {
+                        Ok(replies)
+                    } else {
+                        Err(::redis::RedisError::from((
+                            ::redis::ErrorKind::UnexpectedReturnType,
+                            "not one reply per redemption",
+                        )))
+                    }
+                })
+                .map_err(Arc::new);
+            match replies {
+                Ok(replies) => {
+                    for (redeeming, reply) in batch.into_iter().zip(replies) {
+                        let _ = redeeming.answer.send(Ok(reply.is_some()));
+                    }
+                }
+                Err(e) => {
+                    for redeeming in batch {
+                        let _ = redeeming.answer.send(Err(e.clone()));
+                    }
+                }
+            }
+        });
     }
 }
 
