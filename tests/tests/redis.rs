@@ -160,15 +160,27 @@ fn a_store_outlives_the_runtime_it_first_redeemed_on() {
 /// How many reads from its clients the Redis at the other end has processed
 /// (`INFO stats`).
 async fn reads(connection: &mut redis::aio::MultiplexedConnection) -> u64 {
+    info_number(connection, "stats", "total_reads_processed:")
+        .await
+        .expect("INFO stats names total_reads_processed")
+}
+
+/// A number of the Redis at the other end's `INFO <section>`: the line that starts with
+/// `field`, up to its first `,`.
+async fn info_number(
+    connection: &mut redis::aio::MultiplexedConnection,
+    section: &str,
+    field: &str,
+) -> Option<u64> {
     let info: String = redis::cmd("INFO")
-        .arg("stats")
+        .arg(section)
         .query_async(connection)
         .await
         .unwrap();
     info.lines()
-        .find_map(|l| l.strip_prefix("total_reads_processed:"))
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|rest| rest.split(',').next())
         .and_then(|n| n.trim().parse().ok())
-        .expect("INFO stats names total_reads_processed")
 }
 
 /// Task records: written only from the version read (of two writers from one version,
@@ -432,17 +444,11 @@ async fn replicas_sharing_a_redis_inventory_sell_each_seat_once() {
     assert_eq!(seats, ["A1", "B4"]);
 }
 
-/// How many `SMEMBERS` the Redis at `url` has run (its `INFO commandstats`).
+/// How many `SMEMBERS` the Redis at the other end has run (`INFO commandstats`; none
+/// before the first).
 async fn seat_reads(connection: &mut redis::aio::MultiplexedConnection) -> u64 {
-    let info: String = redis::cmd("INFO")
-        .arg("commandstats")
-        .query_async(connection)
+    info_number(connection, "commandstats", "cmdstat_smembers:calls=")
         .await
-        .unwrap();
-    info.lines()
-        .find_map(|l| l.strip_prefix("cmdstat_smembers:calls="))
-        .and_then(|rest| rest.split(',').next())
-        .and_then(|n| n.parse().ok())
         .unwrap_or(0)
 }
 
