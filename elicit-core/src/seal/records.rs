@@ -10,7 +10,6 @@ use std::sync::Arc;
 use futures_util::Stream;
 
 use super::SealError;
-use super::store::MemoryStore;
 
 /// What [`TaskStore::load`] returns: the record and its version, if one is kept.
 pub(super) type Load<'a> =
@@ -87,12 +86,12 @@ impl<T: TaskStore + ?Sized> TaskStore for Arc<T> {
     }
 }
 
-/// The records of a [`MemoryStore`]: by key, the version, the record and its expiry.
+/// The records of a [`MemoryStore`](super::MemoryStore): by key, the version, the record and its expiry.
 #[derive(Debug, Default)]
 pub(super) struct Records(HashMap<String, (u64, String, u64)>);
 
 impl Records {
-    fn load(&mut self, key: &str, now: u64) -> Option<(u64, String)> {
+    pub(super) fn load(&mut self, key: &str, now: u64) -> Option<(u64, String)> {
         match self.0.get(key) {
             Some((_, _, expires_at)) if *expires_at <= now => {
                 self.0.remove(key);
@@ -103,7 +102,14 @@ impl Records {
         }
     }
 
-    fn save(&mut self, key: &str, version: u64, record: &str, expires_at: u64, now: u64) -> bool {
+    pub(super) fn save(
+        &mut self,
+        key: &str,
+        version: u64,
+        record: &str,
+        expires_at: u64,
+        now: u64,
+    ) -> bool {
         let kept = self.load(key, now).map_or(0, |(v, _)| v);
         if kept != version {
             return false;
@@ -115,28 +121,6 @@ impl Records {
         self.0
             .insert(key.to_owned(), (version + 1, record.to_owned(), expires_at));
         true
-    }
-}
-
-/// Records in this process's memory: versioned as in Redis, but gone with the
-/// process, and nothing announced (readers poll).
-impl TaskStore for MemoryStore {
-    fn load<'a>(&'a self, key: &'a str) -> Load<'a> {
-        let loaded = self.records().load(key, super::now());
-        Box::pin(std::future::ready(Ok(loaded)))
-    }
-
-    fn save<'a>(
-        &'a self,
-        key: &'a str,
-        version: u64,
-        record: &'a str,
-        expires_at: u64,
-    ) -> Save<'a> {
-        let saved = self
-            .records()
-            .save(key, version, record, expires_at, super::now());
-        Box::pin(std::future::ready(Ok(saved)))
     }
 }
 

@@ -21,6 +21,7 @@ use std::pin::Pin;
 use std::sync::Mutex;
 
 use super::SealError;
+use super::records::{Load, Records, Save, TaskStore};
 
 /// What [`RedeemStore::redeem`] returns.
 pub(crate) type Redeem<'a> =
@@ -101,7 +102,7 @@ pub struct MemoryStore {
     /// When the record began (seconds since the Unix epoch).
     started: u64,
     /// The records of tasks, when it serves as a [`TaskStore`](super::TaskStore).
-    records: Mutex<super::records::Records>,
+    records: Mutex<Records>,
 }
 
 #[derive(Debug, Default)]
@@ -140,7 +141,7 @@ impl MemoryStore {
         self.lock().ids.len()
     }
 
-    pub(super) fn records(&self) -> std::sync::MutexGuard<'_, super::records::Records> {
+    fn records(&self) -> std::sync::MutexGuard<'_, Records> {
         self.records.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -209,6 +210,28 @@ impl RedeemStore for MemoryStore {
     fn redeem<'a>(&'a self, id: &'a str, issued_at: u64, expires_at: u64) -> Redeem<'a> {
         let outcome = self.redeem_at(id, issued_at, expires_at, super::now());
         Box::pin(std::future::ready(Ok(outcome)))
+    }
+}
+
+/// Records in this process's memory: versioned as in Redis, but gone with the
+/// process, and nothing announced (readers poll).
+impl TaskStore for MemoryStore {
+    fn load<'a>(&'a self, key: &'a str) -> Load<'a> {
+        let loaded = self.records().load(key, super::now());
+        Box::pin(std::future::ready(Ok(loaded)))
+    }
+
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        version: u64,
+        record: &'a str,
+        expires_at: u64,
+    ) -> Save<'a> {
+        let saved = self
+            .records()
+            .save(key, version, record, expires_at, super::now());
+        Box::pin(std::future::ready(Ok(saved)))
     }
 }
 
