@@ -296,7 +296,7 @@ impl Elicitor {
         binding: Option<Binding>,
         request_state: Option<&str>,
         responses: Option<BTreeMap<String, Value>>,
-        reply: Option<Arc<tools::Reply>>,
+        reply: Option<Arc<session::Reply>>,
         task: Option<(TaskContext, CancellationToken)>,
     ) -> Result<Session, McpError> {
         let revision = revision_of(ctx);
@@ -481,7 +481,7 @@ pub type Asked<T> = Result<T, Halt>;
 pub struct InputRequired {
     result: InputRequiredResult,
     /// Where a call routed by [`Tools`] takes it.
-    reply: Option<Arc<tools::Reply>>,
+    reply: Option<Arc<session::Reply>>,
 }
 
 /// A task a call goes on as ([`Session::continue_in_task`]), ready to answer the call
@@ -490,7 +490,7 @@ pub struct InputRequired {
 pub struct TaskStarted {
     result: CreateTaskResult,
     /// Where a call routed by [`Tools`] takes it.
-    reply: Option<Arc<tools::Reply>>,
+    reply: Option<Arc<session::Reply>>,
 }
 
 /// The rmcp input requests built lately, by the digest of the request as sent.

@@ -24,8 +24,24 @@ use tokio_util::sync::CancellationToken;
 
 use crate::{
     AskError, Asked, Channel, Halt, Input, InputAnswer, InputRequired, QuestionCache, TaskStarted,
-    Tasks, URL_ELICITATION_REQUIRED, input_required, rpc_error, tasks, tools,
+    Tasks, URL_ELICITATION_REQUIRED, input_required, rpc_error, tasks,
 };
+
+/// Where a routed call's `input_required` result or task waits for [`Tools::call`](crate::Tools::call):
+/// rmcp turns an error of a tool method into an error response, so the result goes
+/// around it.
+#[derive(Debug, Default)]
+pub(crate) struct Reply(Mutex<Option<CallToolResponse>>);
+
+impl Reply {
+    pub(crate) fn put(&self, result: CallToolResponse) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+    }
+
+    pub(crate) fn take(&self) -> Option<CallToolResponse> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
 
 /// One tool or prompt call that may ask the user things. See the [crate](crate) docs.
 pub struct Session {
@@ -39,7 +55,7 @@ pub struct Session {
     /// Whom the call is for: a task it starts is theirs.
     principal: String,
     /// Where a call routed by [`Tools`](crate::Tools) hands its `input_required` result back.
-    reply: Option<Arc<tools::Reply>>,
+    reply: Option<Arc<Reply>>,
     /// In a task kept in a store: where its status message waits for the record.
     stored_status: Option<Arc<Mutex<Option<String>>>>,
 }
@@ -77,7 +93,7 @@ impl Session {
         task: Option<(TaskContext, CancellationToken)>,
         tasks: Option<Tasks>,
         principal: String,
-        reply: Option<Arc<tools::Reply>>,
+        reply: Option<Arc<Reply>>,
     ) -> Session {
         // Only the id and the token: meta and extensions (HTTP headers) are not needed.
         let mut context = RequestContext::new(ctx.id.clone(), ctx.peer.clone());

@@ -175,10 +175,12 @@ async fn next_change(
 }
 
 /// The most task ids one `subscriptions/listen` watches (the first 64 listed).
+#[cfg(feature = "http")]
 pub(crate) const MAX_WATCHED_TASKS: usize = 64;
 
 /// The `taskIds` of a `subscriptions/listen` request, as the HTTP layer read them from
 /// its body (rmcp's `SubscriptionFilter` has no such field).
+#[cfg(feature = "http")]
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TaskIds(pub(crate) Vec<String>);
 

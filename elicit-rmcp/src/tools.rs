@@ -18,6 +18,7 @@ use ::rmcp::task_manager::{TaskContext, TaskExit};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::session::Reply;
 use super::tasks::{Durable, RENEW, Run, RunEnd, TaskSupport, Tasks, kept_meta};
 use super::{Elicitor, Halt, Session, principal_of, revision_of};
 use elicit_core::seal::Binding;
@@ -446,22 +447,6 @@ struct Opening {
     /// In a task kept in a store: where the body's status message waits for the
     /// record.
     status: Option<Arc<Mutex<Option<String>>>>,
-}
-
-/// Where a routed call's `input_required` result or task waits for [`Tools::call`]:
-/// rmcp turns an error of a tool method into an error response, so the result goes
-/// around it.
-#[derive(Debug, Default)]
-pub(super) struct Reply(Mutex<Option<CallToolResponse>>);
-
-impl Reply {
-    fn put(&self, result: CallToolResponse) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
-    }
-
-    fn take(&self) -> Option<CallToolResponse> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
 }
 
 /// A [`Session`] as an argument of a `#[tool]` method routed by [`Tools`].
