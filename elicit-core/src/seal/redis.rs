@@ -163,13 +163,15 @@ impl RedisStore {
 }
 
 /// Sends the redemptions of the store and its clones to Redis, as many in one pipeline
-/// as are waiting: after the first arrives it lets every task that is ready run first
-/// (`yield_now`), so the rounds in progress together cost one write and one read of the
-/// connection, not one each. Each pipeline runs on its own, so a slow one holds up no
-/// later redemption.
+/// as are waiting, one pipeline at a time: after the first redemption arrives it lets
+/// every task that is ready run first (`yield_now`), and the redemptions that arrive
+/// while a pipeline is out wait for its replies and go together in the next. So the
+/// rounds in progress cost the connection one write and one read between them, not one
+/// each, and `redis-server` is woken once for all of them. (Redis answers a connection's
+/// commands in order, so a later pipeline sent at once would not be answered sooner.)
 async fn pipeline(
     mut redemptions: mpsc::UnboundedReceiver<Redeeming>,
-    connection: ConnectionManager,
+    mut connection: ConnectionManager,
 ) {
     let mut batch = Vec::new();
     while redemptions.recv_many(&mut batch, PIPELINE_MAX).await > 0 {
@@ -180,46 +182,43 @@ async fn pipeline(
                 Err(_) => break,
             }
         }
-        let batch = std::mem::take(&mut batch);
-        let mut connection = connection.clone();
-        tokio::spawn(async move {
-            let mut pipe = ::redis::pipe();
-            for redeeming in &batch {
-                pipe.cmd("SET")
-                    .arg(&redeeming.key)
-                    .arg(1)
-                    .arg("NX")
-                    .arg("EXAT")
-                    .arg(redeeming.expires_at);
-            }
-            let replies = pipe
-                .query_async::<Vec<Option<String>>>(&mut connection)
-                .await
-                .and_then(|replies| {
-                    if replies.len() == batch.len() {
-                        Ok(replies)
-                    } else {
-                        Err(::redis::RedisError::from((
-                            ::redis::ErrorKind::UnexpectedReturnType,
-                            "not one reply per redemption",
-                        )))
-                    }
-                })
-                .map_err(Arc::new);
-            match replies {
-                Ok(replies) => {
-                    for (redeeming, reply) in batch.into_iter().zip(replies) {
-                        let _ = redeeming.answer.send(Ok(reply.is_some()));
-                    }
-                }
-                Err(e) => {
-                    for redeeming in batch {
-                        let _ = redeeming.answer.send(Err(e.clone()));
-                    }
+        match redeem_all(&mut connection, &batch).await {
+            Ok(firsts) => {
+                for (redeeming, first) in batch.drain(..).zip(firsts) {
+                    let _ = redeeming.answer.send(Ok(first));
                 }
             }
-        });
+            Err(e) => {
+                for redeeming in batch.drain(..) {
+                    let _ = redeeming.answer.send(Err(e.clone()));
+                }
+            }
+        }
     }
+}
+
+/// Redeems `batch` in one pipeline: for each, whether this `SET NX` set the key.
+async fn redeem_all(
+    connection: &mut ConnectionManager,
+    batch: &[Redeeming],
+) -> Result<Vec<bool>, Arc<::redis::RedisError>> {
+    let mut pipe = ::redis::pipe();
+    for redeeming in batch {
+        pipe.cmd("SET")
+            .arg(&redeeming.key)
+            .arg(1)
+            .arg("NX")
+            .arg("EXAT")
+            .arg(redeeming.expires_at);
+    }
+    let replies: Vec<Option<String>> = pipe.query_async(connection).await.map_err(Arc::new)?;
+    if replies.len() != batch.len() {
+        return Err(Arc::new(::redis::RedisError::from((
+            ::redis::ErrorKind::UnexpectedReturnType,
+            "not one reply per redemption",
+        ))));
+    }
+    Ok(replies.iter().map(Option::is_some).collect())
 }
 
 /// Writes a task record from the version read (`ARGV[1]`; none kept reads as 0) as the
