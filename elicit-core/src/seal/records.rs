@@ -25,7 +25,7 @@ pub(super) type Changes = Pin<Box<dyn Stream<Item = String> + Send>>;
 ///
 /// A record is text (the adapter's JSON) under a key, with a version: each write names
 /// the version it read, and only one of two writers racing from the same version
-/// wins. Implemented by [`MemoryStore`] (one process: tests, a single server) and
+/// wins. Implemented by [`MemoryStore`](super::MemoryStore) (one process: tests, a single server) and
 /// [`RedisStore`](super::RedisStore) (feature `redis`); implement it for a store of
 /// your own (a database row with a version column).
 ///
