@@ -45,7 +45,7 @@
 //! and the binding are all authenticated without being stored.
 //! (`v1` tokens, from before 0.1's release, bound a SHA-256 digest of the binding
 //! instead, `v2` tokens had no time of sealing, and `v3` tokens were sealed with
-//! XChaCha20-Poly1305; none of them opens any more.) Tokens longer than [`MAX_TOKEN_LEN`] are
+//! XChaCha20-Poly1305; none of them opens any more.) Tokens longer than 64 KiB are
 //! refused before any decoding, and never produced.
 //!
 //! A token sealed for another binding fails authentication exactly like a changed
@@ -262,7 +262,7 @@ pub(crate) fn canonical_json(value: &Value, out: &mut Vec<u8>) {
 #[non_exhaustive]
 pub enum SealError {
     /// Not a token of this format: wrong shape or version, bad key id, bad base64,
-    /// too short or longer than [`MAX_TOKEN_LEN`].
+    /// too short or longer than 64 KiB.
     Malformed(&'static str),
     /// Sealed with a key this keyring does not have (foreign or retired); its id.
     UnknownKey(String),
@@ -287,7 +287,7 @@ pub enum SealError {
     /// be written as JSON). The serde_json error is the [`source`](std::error::Error::source);
     /// it can quote the payload, so it is not part of the message.
     Payload(serde_json::Error),
-    /// Sealing: the payload makes a token longer than [`MAX_TOKEN_LEN`].
+    /// Sealing: the payload makes a token longer than 64 KiB.
     #[non_exhaustive]
     TooLarge {
         /// The token's length.
