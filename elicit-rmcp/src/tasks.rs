@@ -78,6 +78,9 @@
 #[macro_export]
 macro_rules! task_handlers {
     ($tools:ident) => {
+        // Each method's future is boxed: rmcp's future for a request is as large as the
+        // largest of the server's methods, and it is moved whole for every request
+        // (tool calls included); the task methods are called seldom.
         async fn get_task(
             &self,
             params: $crate::__private::rmcp::model::GetTaskParams,
@@ -88,7 +91,7 @@ macro_rules! task_handlers {
             $crate::__private::rmcp::model::GetTaskResult,
             $crate::__private::rmcp::ErrorData,
         > {
-            self.$tools.get_task(params, ctx).await
+            ::std::boxed::Box::pin(self.$tools.get_task(params, ctx)).await
         }
 
         async fn update_task(
@@ -98,7 +101,7 @@ macro_rules! task_handlers {
                 $crate::__private::rmcp::service::RoleServer,
             >,
         ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
-            self.$tools.update_task(self, params, ctx).await
+            ::std::boxed::Box::pin(self.$tools.update_task(self, params, ctx)).await
         }
 
         async fn cancel_task(
@@ -108,7 +111,7 @@ macro_rules! task_handlers {
                 $crate::__private::rmcp::service::RoleServer,
             >,
         ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
-            self.$tools.cancel_task(params, ctx).await
+            ::std::boxed::Box::pin(self.$tools.cancel_task(params, ctx)).await
         }
 
         // Listening is accepted, for the task ids the HTTP layer read from the request;
@@ -124,7 +127,7 @@ macro_rules! task_handlers {
             &self,
             subscription: $crate::__private::rmcp::service::SubscriptionContext,
         ) -> ::core::result::Result<(), $crate::__private::rmcp::ErrorData> {
-            self.$tools.listen_tasks(subscription).await
+            ::std::boxed::Box::pin(self.$tools.listen_tasks(subscription)).await
         }
     };
 }

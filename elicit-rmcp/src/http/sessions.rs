@@ -21,9 +21,14 @@ tokio::task_local! {
 }
 
 /// Runs `future` (a request to the MCP service) as `principal`'s: the sessions it
-/// opens are theirs, and it reaches no one else's.
-pub(super) async fn as_principal<F: Future>(principal: Principal, future: F) -> F::Output {
-    REQUEST_PRINCIPAL.scope(principal, future).await
+/// opens are theirs, and it reaches no one else's. Not an `async fn`: one would keep
+/// `future` twice in its state (as its argument and inside the scope it awaits), and
+/// every request's future is moved whole a few times on its way to the runtime.
+pub(super) fn as_principal<F: Future>(
+    principal: Principal,
+    future: F,
+) -> impl Future<Output = F::Output> {
+    REQUEST_PRINCIPAL.scope(principal, future)
 }
 
 /// The principal of the request being served; the anonymous (empty) one outside
