@@ -4,7 +4,7 @@
 //!
 //! Every string a server sends — its name, message, field titles and descriptions,
 //! option titles, defaults, the URL of a page — goes through
-//! [`safe_text`](elicit_core::client::safe_text) before it is printed: the prompters
+//! [`elicit_core::client::safe_text`] before it is printed: the prompters
 //! clean what they are given, so no caller can forget.
 
 use std::borrow::Cow;

@@ -24,8 +24,8 @@ pub struct ServerArgs {
     #[arg(long, value_name = "NAME")]
     pub allowed_host: Vec<String>,
     /// With --http: also accept requests from web pages of this origin
-    /// (scheme://host[:port], `:*` for any port; repeatable; loopback pages are always
-    /// accepted).
+    /// (scheme://host or scheme://host:port, `:*` for any port; repeatable; loopback
+    /// pages are always accepted).
     #[arg(long, value_name = "ORIGIN")]
     pub allowed_origin: Vec<String>,
     /// With --http: serve on an address other machines can reach (e.g. 0.0.0.0:8080).
