@@ -455,7 +455,42 @@ fn say_refused(message: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::{FirstIds, MAX_WATCHED_TASKS, shown_value};
+    use super::{BodyLimits, FirstIds, Layers, MAX_WATCHED_TASKS, Mcp, shown_value};
+    use std::sync::Arc;
+
+    /// The layers add a little to each request's future, not a second copy of rmcp's:
+    /// an `async fn` given the request's future as an argument keeps it twice (as the
+    /// argument, and inside what it awaits), and each request's future is moved whole a
+    /// few times on its way to the runtime (it was 16.9 KB for the ticket server so).
+    #[test]
+    fn a_request_future_holds_rmcp_s_once() {
+        #[derive(Clone)]
+        struct Bare;
+        impl rmcp::ServerHandler for Bare {}
+        let options = crate::http::HttpOptions::default();
+        let service = crate::http::service(|| Bare, &options);
+        let request = || {
+            axum::http::Request::post(crate::http::MCP_PATH)
+                .body(axum::body::Body::empty())
+                .unwrap()
+        };
+        let rmcp_size = std::mem::size_of_val(&service.handle(request()));
+        let mut mcp = Mcp(Arc::new(Layers {
+            service,
+            limits: BodyLimits {
+                timeout: options.body_read_timeout,
+                max_body: 1024,
+                room: Arc::new(tokio::sync::Semaphore::new(1024)),
+            },
+            tokens: Arc::default(),
+        }));
+        let future = tower_service::Service::call(&mut mcp, request());
+        let ours = std::mem::size_of_val(&*future);
+        assert!(
+            ours < rmcp_size + 4096,
+            "a request's future is {ours} bytes, rmcp's own {rmcp_size}"
+        );
+    }
 
     /// Of a listen's `taskIds`, the first 64 strings of at most 256 bytes are kept; the
     /// rest is read past.
