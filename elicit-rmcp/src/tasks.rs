@@ -154,7 +154,7 @@ use elicit_core::seal::TaskStore;
 mod durable;
 use durable::Stored;
 use durable::ended;
-pub(crate) use durable::{Durable, RENEW, Run, RunEnd, kept_meta};
+pub(crate) use durable::{Durable, RENEW, Renewal, Run, RunEnd, kept_meta};
 
 /// How long a task lives unless [`Tasks::with_ttl`] says otherwise: one hour, from its
 /// creation. A task still running then (its questions unanswered) ends `failed`.
@@ -470,9 +470,13 @@ impl Tasks {
                 tokio::select! {
                     () = subscription.cancelled() => return Ok(()),
                     _ = tick.tick() => break,
-                    key = next_change(&mut changes) => match key.as_deref().and_then(Durable::changed_id) {
-                        Some(id) if id.is_empty() || ids.iter().any(|i| i == id) => break,
-                        Some(_) => {}
+                    key = next_change(&mut changes) => match key {
+                        // A key that names no task (an index, another application's
+                        // record) is no change of these tasks.
+                        Some(key) => match Durable::changed_id(&key) {
+                            Some(id) if id.is_empty() || ids.iter().any(|i| i == id) => break,
+                            _ => {}
+                        },
                         // The announcements ended: poll.
                         None => changes = None,
                     },

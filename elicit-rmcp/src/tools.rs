@@ -19,7 +19,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::session::Reply;
-use super::tasks::{Durable, RENEW, Run, RunEnd, TaskSupport, Tasks, kept_meta};
+use super::tasks::{Durable, RENEW, Renewal, Run, RunEnd, TaskSupport, Tasks, kept_meta};
 use super::{Elicitor, Halt, Session, principal_of, revision_of};
 use elicit_core::seal::Binding;
 
@@ -396,6 +396,9 @@ fn run_stored<S: Clone + Send + Sync + 'static>(
     let router = tools.router.clone();
     let durable = durable.clone();
     let running = durable.running(&run.id, token.clone());
+    // A question's state opens this long after it is sealed, on any replica.
+    let settings = tools.elicitor.engine.settings();
+    let answer_within = settings.state_ttl.saturating_add(settings.clock_skew);
     tokio::spawn(async move {
         let _running = running;
         let mut run = run;
@@ -408,17 +411,23 @@ fn run_stored<S: Clone + Send + Sync + 'static>(
             tokio::select! {
                 response = &mut body => break response,
                 _ = renew.tick() => {
-                    if !durable.renew(&mut run).await {
-                        // The task is no longer this run's: what it ends with is not written.
+                    // Asked to stop (a cancel on another replica), or no longer the
+                    // task's run (then what it ends with is not written).
+                    if durable.renew(&mut run).await != Renewal::Held {
                         token.cancel();
                     }
                 }
             }
         };
+        let answer_by = std::time::SystemTime::now()
+            .checked_add(answer_within)
+            .and_then(|at| at.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(u64::MAX, |d| d.as_secs());
         let end = match (response, reply.take()) {
             (Err(_), Some(CallToolResponse::InputRequired(asked))) => RunEnd::Asked(
                 asked.input_requests.unwrap_or_default(),
                 asked.request_state,
+                answer_by,
             ),
             (Ok(CallToolResponse::Complete(result)), _) => RunEnd::Completed(result),
             _ if token.is_cancelled() => RunEnd::Cancelled,

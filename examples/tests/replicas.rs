@@ -807,6 +807,11 @@ const BOB: &str = "bob-token-0123456789abcdefgh";
 /// one sealing key and the Redis of `redis`; the tokens' directory is removed with the
 /// `TempDir`.
 fn task_replicas(redis: &RedisServer) -> (Replica, Replica, TempDir) {
+    task_replicas_with(redis, &[])
+}
+
+/// [`task_replicas`] with more arguments for both.
+fn task_replicas_with(redis: &RedisServer, extra: &[&str]) -> (Replica, Replica, TempDir) {
     let dir = TempDir::new();
     let tokens = dir.0.join("tokens");
     std::fs::write(&tokens, format!("alice {ALICE}\nbob {BOB}\n")).expect("a token file");
@@ -815,7 +820,8 @@ fn task_replicas(redis: &RedisServer) -> (Replica, Replica, TempDir) {
         .expect("a valid id")
         .to_text();
     let tokens = tokens.to_str().expect("a UTF-8 path");
-    let args = ["--redis", redis.url(), "--auth-token-file", tokens];
+    let mut args = vec!["--redis", redis.url(), "--auth-token-file", tokens];
+    args.extend_from_slice(extra);
     let a = Replica::start_with("A", Keys::Env(&shared), &args);
     let b = Replica::start_with("B", Keys::Env(&shared), &args);
     (a, b, dir)
@@ -823,20 +829,46 @@ fn task_replicas(redis: &RedisServer) -> (Replica, Replica, TempDir) {
 
 /// A `book_tickets` task of alice on `replica`: its id.
 fn start_booking(client: &mut Client, replica: &Replica) -> String {
-    let params = json!({"name": "book_tickets", "arguments": {}});
-    let created = client.request(
-        replica,
-        Some(ALICE),
-        "tools/call",
-        "book_tickets",
-        params,
-        &task_client(),
-    );
+    start_booking_as(client, replica, ALICE)
+}
+
+/// A `book_tickets` task of the bearer of `token` on `replica`: its id.
+fn start_booking_as(client: &mut Client, replica: &Replica, token: &str) -> String {
+    let created = try_booking(client, replica, token);
     assert_eq!(created["result"]["resultType"], "task", "{created}");
     created["result"]["taskId"]
         .as_str()
         .expect("a task id")
         .to_owned()
+}
+
+/// The response to a `book_tickets` call as a task, by the bearer of `token`.
+fn try_booking(client: &mut Client, replica: &Replica, token: &str) -> Value {
+    let params = json!({"name": "book_tickets", "arguments": {}});
+    client.request(
+        replica,
+        Some(token),
+        "tools/call",
+        "book_tickets",
+        params,
+        &task_client(),
+    )
+}
+
+/// Answers alice's task `id` on `replica` until it waits for its last question (the
+/// popcorn size): that task.
+fn up_to_the_size(client: &mut Client, replica: &Replica, id: &str, picks: &mut Picks) -> Value {
+    loop {
+        let task = client.task_until(replica, ALICE, id, |t| t["status"] != "working");
+        assert_eq!(task["status"], "input_required", "{task}");
+        if asks(&task, "size") {
+            return task;
+        }
+        let responses = json!({"inputResponses": answers(&task, picks)});
+        let updated = client.task(replica, ALICE, "tasks/update", id, responses);
+        assert!(updated.get("error").is_none(), "{updated}");
+        client.task_until(replica, ALICE, id, |t| t != &task);
+    }
 }
 
 /// A task kept in Redis outlives the replica that started it: the ticket wizard's
@@ -876,6 +908,13 @@ fn a_task_survives_the_replica_that_started_it() {
     drop(a);
     let waiting = client.task_until(&b, ALICE, &id, |t| asks(t, "seat"));
     assert_eq!(waiting["taskId"], id.as_str(), "{waiting}");
+    // The record as docs/tasks.md gives its size: the task, its questions and the
+    // sealed state of the answers so far.
+    let size = record_len(&redis, &id);
+    assert!(
+        size < 4096,
+        "the record of a waiting ticket task is {size} bytes"
+    );
 
     // Bob cannot see, answer or cancel it.
     for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
@@ -931,6 +970,20 @@ fn a_task_survives_the_replica_that_started_it() {
         after["result"], task,
         "a replayed update changed the ended task"
     );
+}
+
+/// The length of the record of task `id` in the test's Redis.
+fn record_len(redis: &RedisServer, id: &str) -> usize {
+    let mut connection = redis::Client::open(redis.url())
+        .and_then(|c| c.get_connection())
+        .expect("a connection to the test's Redis");
+    let record: String = redis::cmd("HGET")
+        .arg(format!("elicit:task:t:{id}"))
+        .arg("r")
+        .query(&mut connection)
+        .expect("the task's record");
+    eprintln!("the record of task {id}: {} bytes", record.len());
+    record.len()
 }
 
 /// A `subscriptions/listen` of alice for some tasks on one replica: its SSE stream,
@@ -1024,4 +1077,134 @@ fn a_task_subscription_hears_a_task_driven_on_the_other_replica() {
     // Date (asked twice: the sold-out day is refused), seat, snacks, size.
     let asked = statuses.iter().filter(|s| *s == "input_required").count();
     assert_eq!(asked, 5, "{statuses:?}");
+}
+
+/// A principal at her cap calling again and again, many calls at once, changes
+/// nothing for anyone else: each call is refused by her own cap (never a `-32603`),
+/// and another principal still starts tasks up to the server's cap.
+#[test]
+fn a_principal_flooding_calls_at_her_cap_leaves_others_their_places() {
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let (a, b, _dir) = task_replicas_with(&redis, &["--task-limits", "2,4"]);
+    let mut client = Client::new();
+    start_booking(&mut client, &a);
+    start_booking(&mut client, &b);
+    // 16 threads, 20 calls each, half of them on each replica.
+    let replicas = [&a, &b];
+    let refusals: Vec<Value> = std::thread::scope(|scope| {
+        let flood: Vec<_> = (0..16)
+            .map(|n| {
+                let replica = replicas[n % 2];
+                scope.spawn(move || {
+                    let mut client = Client::new();
+                    (0..20)
+                        .map(|_| try_booking(&mut client, replica, ALICE))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        flood
+            .into_iter()
+            .flat_map(|thread| thread.join().expect("a flooding thread"))
+            .collect()
+    });
+    for refused in &refusals {
+        assert_eq!(refused["error"]["code"], -32600, "{refused}");
+        let message = refused["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("of this client (at most 2)"), "{refused}");
+    }
+    // The server's cap of 4 still has bob's two places.
+    start_booking_as(&mut client, &a, BOB);
+    start_booking_as(&mut client, &b, BOB);
+    let refused = try_booking(&mut client, &a, BOB);
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("of this client (at most 2)"), "{refused}");
+}
+
+/// The cancel rule across replicas: the last answer on A, then at once a cancel on
+/// B. The booking ran, so each task ends `completed` with the booking, never
+/// `cancelled` with its seat sold.
+#[test]
+fn a_cancel_after_the_last_answer_ends_the_task_as_the_booking_did() {
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let (a, b, _dir) = task_replicas(&redis);
+    let mut client = Client::new();
+    for _ in 0..4 {
+        let mut picks = Picks::default();
+        let id = start_booking(&mut client, &a);
+        let last = up_to_the_size(&mut client, &a, &id, &mut picks);
+        let responses = json!({"inputResponses": answers(&last, &mut picks)});
+        let updated = client.task(&a, ALICE, "tasks/update", &id, responses);
+        assert!(updated.get("error").is_none(), "{updated}");
+        let cancelled = client.task(&b, ALICE, "tasks/cancel", &id, json!({}));
+        assert!(cancelled.get("error").is_none(), "{cancelled}");
+        let task = client.task_until(&b, ALICE, &id, |t| t["status"] != "working");
+        assert_eq!(task["status"], "completed", "{task}");
+        let text = task["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            text.starts_with(&format!("Booked seat {}", picks.seat)),
+            "{task}"
+        );
+    }
+}
+
+/// A subscription wakes on the announcement of its task even after announcements of
+/// keys that name no task (an index, another application's record): the
+/// notifications of a task driven on A reach a subscription on B without falling back
+/// to the once-a-second poll.
+#[test]
+fn announcements_of_other_keys_leave_a_subscription_awake() {
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let (a, b, _dir) = task_replicas(&redis);
+    let mut client = Client::new();
+    let mut picks = Picks::default();
+    let id = start_booking(&mut client, &a);
+    let mut listening = Listening::open(&b, &[&id]);
+    let mut publisher = redis::Client::open(redis.url())
+        .and_then(|c| c.get_connection())
+        .expect("a connection to the test's Redis");
+    let mut waited = Duration::ZERO;
+    let mut task = listening.next_task();
+    loop {
+        match task["status"].as_str() {
+            Some("input_required") => {}
+            Some("working") => {
+                task = listening.next_task();
+                continue;
+            }
+            _ => break,
+        }
+        for key in ["owner:alice", "all", "t:unrelated"] {
+            let _: i64 = redis::cmd("PUBLISH")
+                .arg("elicit:tasks")
+                .arg(key)
+                .query(&mut publisher)
+                .expect("published");
+        }
+        let responses = json!({"inputResponses": answers(&task, &mut picks)});
+        let updated = client.task(&a, ALICE, "tasks/update", &id, responses);
+        assert!(updated.get("error").is_none(), "{updated}");
+        let asked = Instant::now();
+        // The next status that is not `working`.
+        task = listening.next_task();
+        while task["status"] == "working" {
+            task = listening.next_task();
+        }
+        waited += asked.elapsed();
+    }
+    assert_eq!(task["status"], "completed", "{task}");
+    // Five answers (the sold-out date, refused, then a date, seat, snacks, size): each
+    // heard in a few milliseconds when woken; the poll would take half a second each.
+    assert!(
+        waited < Duration::from_millis(1000),
+        "the subscription waited {waited:?} in all"
+    );
 }

@@ -351,6 +351,26 @@ async fn a_task_cancelled_mid_question_withdraws_it_and_leaves_nothing() {
     ));
 }
 
+/// The cancel rule, the same with and without a store: a cancel that comes right
+/// after the last answer finds the body running, and the task ends as the body does
+/// (`completed`, it printed), never `cancelled` over a side effect that happened.
+#[tokio::test]
+async fn a_cancel_right_after_the_last_answer_ends_as_the_body_did() {
+    for tasks in [Tasks::new(), stored()] {
+        let running = connect(printer(&tasks), tasks_client(true), Era::Mrtr).await;
+        let id = task_id(&once(&running, "print").await);
+        let asked = questions(&running, &id).await;
+        let accept = json!({"action": "accept", "content": {"copies": 3}});
+        answer(&running, &id, &asked[0].0, accept).await;
+        running
+            .cancel_task(CancelTaskParams::new(&id))
+            .await
+            .expect("cancel ack");
+        let task = settled(&running, &id).await;
+        assert_eq!(completed(&task), "printed 3 copies", "{task:?}");
+    }
+}
+
 /// Tasks waiting for a person are capped, per principal and in all: the call past a cap
 /// is refused with an error saying so, and once one ends, another may start.
 #[tokio::test]

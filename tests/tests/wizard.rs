@@ -885,6 +885,52 @@ fn changes_on_top_of_a_prepared_form_are_kept() {
     assert!(again.form().field("seat").is_some_and(|f| !f.required));
 }
 
+/// Options offered for one call on a text field are values the field takes: each is
+/// checked against the field's format and lengths when the question is built, so an
+/// option that is no e-mail address, or too long, is refused there, never offered.
+#[test]
+fn options_on_a_text_field_keep_its_format_and_lengths() {
+    use elicit_core::wizard::Prepared;
+    use elicit_core::{Choice, Elicit};
+    use elicit_examples::forms::PurgeApproval;
+
+    let form = PurgeApproval::form();
+    let long = format!("{}@example.com", "a".repeat(250));
+    for (option, expected) in [
+        ("not an address", "format email"),
+        (long.as_str(), "at most 254 characters"),
+    ] {
+        let prepared = Prepared::new().options(
+            "approver",
+            [
+                Choice::owned("ops@example.com", None),
+                Choice::owned(option, None),
+            ],
+        );
+        let error = prepared.build(form).unwrap_err().to_string();
+        assert!(
+            error.contains("field `approver`") && error.contains(expected),
+            "{expected}: {error}"
+        );
+    }
+    // Addresses that fit are offered, and an answer is one of them.
+    let built = Prepared::new()
+        .options(
+            "approver",
+            [
+                Choice::owned("ops@example.com", None),
+                Choice::owned("sre@example.com", None),
+            ],
+        )
+        .build(form)
+        .unwrap();
+    let strict = elicit_core::Strictness::Strict;
+    let other = json!({"confirm": true, "approver": "me@example.com"});
+    assert!(built.form().validate(Some(&other), strict).is_err());
+    let offered = json!({"confirm": true, "approver": "sre@example.com"});
+    assert!(built.form().validate(Some(&offered), strict).is_ok());
+}
+
 /// `Prepared::range` tightens a number field's bounds for one question, never widens
 /// them, takes only number fields, and a default must lie inside; the schema and the
 /// validation of the answer follow the tightened bounds.

@@ -184,6 +184,11 @@ impl Engine {
         self
     }
 
+    /// The settings its calls are opened with.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
     /// The settings, to change them in place (`engine.settings_mut().attempts = 5`).
     pub fn settings_mut(&mut self) -> &mut Settings {
         Arc::make_mut(&mut self.settings)

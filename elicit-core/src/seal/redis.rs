@@ -8,7 +8,7 @@ use futures_util::StreamExt;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::SealError;
-use super::records::{Changes, Load, Save, TaskStore};
+use super::records::{Admit, Changes, Forget, Load, Save, TaskStore};
 use super::store::{Redeem, RedeemStore, Redemption};
 
 /// How long one redemption may wait for Redis before the state is refused (2 s).
@@ -104,7 +104,9 @@ impl RedisStore {
 
     /// Another key prefix (servers of different applications sharing one Redis):
     /// redeemed ids are kept under `<prefix>redeemed:<id>`, task records under
-    /// `<prefix>task:<key>`, and task changes announced on the channel `<prefix>tasks`.
+    /// `<prefix>task:<key>`, the indexes of [`TaskStore::admit`] under
+    /// `<prefix>task-index:<key>`, and task changes announced on the channel
+    /// `<prefix>tasks`.
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> RedisStore {
         self.prefix = prefix.into();
         self.changes = Arc::default();
@@ -235,10 +237,33 @@ redis.call('PUBLISH', KEYS[2], ARGV[4])
 return 1
 ";
 
+/// The script of [`TaskStore::admit`]: `KEYS` the indexes (sorted sets scored by
+/// until when each id counts), `ARGV` the id, its until, the time now, and each
+/// index's cap. Returns 0 when counted, else the (1-based) index that is full.
+const ADMIT: &str = r"
+local id, now = ARGV[1], tonumber(ARGV[3])
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if not redis.call('ZSCORE', key, id) and redis.call('ZCARD', key) >= tonumber(ARGV[3 + i]) then
+    return i
+  end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, ARGV[2], id)
+  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  redis.call('EXPIREAT', key, math.floor(tonumber(last[2])) + 1)
+end
+return 0
+";
+
 /// Task records in Redis (feature `redis`), one hash per task (`v` its version, `r`
 /// the record) under `<prefix>task:<key>`, expiring with the task. A write is one Lua
 /// script (compare the version, write, set the expiry, `PUBLISH` the key on
 /// `<prefix>tasks`), so of two replicas writing from one version exactly one wins.
+/// An index of [`admit`](TaskStore::admit) is a sorted set under
+/// `<prefix>task-index:<key>` (each id scored by until when it counts), changed by one
+/// Lua script or one `ZREM` each, never announced. The keys of one call must be on one
+/// node (Redis Cluster: give the prefix a hash tag, `{elicit}:`).
 /// Announcements are heard by one subscription per store (and its clones), subscribed
 /// again a second after its connection breaks; a reader is told `""` ("anything may
 /// have changed") whenever it may have missed one.
@@ -279,6 +304,46 @@ impl TaskStore for RedisStore {
                 .await
                 .map_err(Self::error("cannot write the task to Redis"))?;
             Ok(written == 1)
+        })
+    }
+
+    fn admit<'a>(&'a self, caps: &'a [(&'a str, usize)], id: &'a str, until: u64) -> Admit<'a> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            static SCRIPT: LazyLock<::redis::Script> =
+                LazyLock::new(|| ::redis::Script::new(ADMIT));
+            let mut invocation = SCRIPT.prepare_invoke();
+            for (key, _) in caps {
+                invocation.key(format!("{}task-index:{key}", self.prefix));
+            }
+            invocation.arg(id).arg(until).arg(super::now());
+            for (_, max) in caps {
+                invocation.arg(*max);
+            }
+            let full: usize = invocation
+                .invoke_async(&mut connection)
+                .await
+                .map_err(Self::error("cannot count the task in Redis"))?;
+            Ok(full.checked_sub(1))
+        })
+    }
+
+    fn forget<'a>(&'a self, keys: &'a [&'a str], id: &'a str) -> Forget<'a> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            let mut pipeline = ::redis::pipe();
+            pipeline.atomic();
+            for key in keys {
+                pipeline
+                    .cmd("ZREM")
+                    .arg(format!("{}task-index:{key}", self.prefix))
+                    .arg(id)
+                    .ignore();
+            }
+            pipeline
+                .query_async::<()>(&mut connection)
+                .await
+                .map_err(Self::error("cannot uncount the task in Redis"))
         })
     }
 

@@ -21,7 +21,7 @@ use std::pin::Pin;
 use std::sync::Mutex;
 
 use super::SealError;
-use super::records::{Load, Records, Save, TaskStore};
+use super::records::{Admit, Forget, Load, Records, Save, TaskStore};
 
 /// What [`RedeemStore::redeem`] returns.
 pub(crate) type Redeem<'a> =
@@ -232,6 +232,16 @@ impl TaskStore for MemoryStore {
             .records()
             .save(key, version, record, expires_at, super::now());
         Box::pin(std::future::ready(Ok(saved)))
+    }
+
+    fn admit<'a>(&'a self, caps: &'a [(&'a str, usize)], id: &'a str, until: u64) -> Admit<'a> {
+        let full = self.records().admit(caps, id, until, super::now());
+        Box::pin(std::future::ready(Ok(full)))
+    }
+
+    fn forget<'a>(&'a self, keys: &'a [&'a str], id: &'a str) -> Forget<'a> {
+        self.records().forget(keys, id);
+        Box::pin(std::future::ready(Ok(())))
     }
 }
 

@@ -12,8 +12,14 @@
 //!
 //! Every write names the version it read ([`TaskStore::save`]), so of two replicas
 //! acting on one task (a replayed `tasks/update`, an update racing a cancel) one wins
-//! and the other changes nothing; the state of a round is redeemed once in the
+//! and the other reads the task again; the state of a round is redeemed once in the
 //! server's redeem store, so a round cannot run twice either.
+//!
+//! `tasks/cancel` tells the truth about side effects: a task waiting for answers ends
+//! `cancelled` at once (nothing of its next run happened); a task whose body is running
+//! is asked to stop (at once on the replica running it, at the run's next lease renewal
+//! on another) and ends as the run does: `cancelled` if the run stopped or reached
+//! another question, `completed` or `failed` if it ended anyway.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -34,8 +40,10 @@ use tokio_util::sync::CancellationToken;
 const RETRIES: usize = 16;
 
 /// How long the replica running a task's body holds it without renewing: past it, the
-/// replica is taken to have stopped, and the task ends `failed`.
-pub(crate) const LEASE: Duration = Duration::from_secs(30);
+/// replica is taken to have stopped, and the task ends `failed`. Twice the clock skew
+/// the sealed state tolerates between replicas (30 s), so a replica whose clock runs
+/// ahead by that much does not take a live run for stopped.
+pub(crate) const LEASE: Duration = Duration::from_secs(60);
 
 /// How often the replica running a task's body renews its lease.
 pub(crate) const RENEW: Duration = Duration::from_secs(10);
@@ -46,6 +54,23 @@ const STOPPED: &str = "the server running this task stopped before the task reac
 
 /// The longest task id looked up in the store.
 const MAX_ID_LEN: usize = 64;
+
+/// The most a task keeps of a call's arguments, as JSON: a call with more is refused.
+pub(crate) const MAX_ARGUMENTS: usize = 16 * 1024;
+
+/// The most a task keeps of the client's `_meta` (its revision, name and capabilities),
+/// as JSON: a call with more is refused.
+pub(crate) const MAX_META: usize = 8 * 1024;
+
+/// The most a task keeps of the answers `tasks/update` brings, as JSON: an update past
+/// it is refused.
+pub(crate) const MAX_ANSWERS: usize = 64 * 1024;
+
+/// The longest client name and version a task keeps (longer ones are cut).
+const MAX_CLIENT_NAME: usize = 256;
+
+/// The error of a task nobody answered while its state could still open.
+const UNANSWERED: &str = "the task's question was not answered in time; call the tool again";
 
 /// How long a record is kept when tasks have no TTL (a week from its last write).
 const KEPT_WITHOUT_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
@@ -80,6 +105,18 @@ pub(crate) struct Record {
     /// since the Unix epoch), renewed every [`RENEW`].
     #[serde(default)]
     pub(crate) lease: u64,
+    /// Which run of the body this is (1 for the call's, one more for each round of
+    /// answers): a run writes its end only while the task is still its own.
+    #[serde(default)]
+    pub(crate) run: u64,
+    /// `tasks/cancel` came while the body ran: the run is asked to stop, and ends the
+    /// task as it ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) cancelling: bool,
+    /// While it waits for input: until when its state opens (seconds since the Unix
+    /// epoch); past it the task ends `failed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) answer_by: Option<u64>,
 }
 
 /// A run of a task's body, to be started by the replica that holds it: the record as
@@ -93,8 +130,9 @@ pub(crate) struct Run {
 
 /// How a run of the body ended.
 pub(crate) enum RunEnd {
-    /// At a question: the questions and the sealed state.
-    Asked(InputRequests, Option<String>),
+    /// At a question: the questions, the sealed state, and until when that state opens
+    /// (seconds since the Unix epoch).
+    Asked(InputRequests, Option<String>, u64),
     Completed(CallToolResult),
     Failed(McpError),
     Cancelled,
@@ -186,19 +224,68 @@ fn moved(task: &DetailedTask, payload: TaskPayload, message: Option<String>) -> 
     next
 }
 
-/// The keys of the meta of a call kept for its runs.
-const KEPT_META: [&str; 3] = [
-    "io.modelcontextprotocol/protocolVersion",
-    "io.modelcontextprotocol/clientCapabilities",
-    "io.modelcontextprotocol/clientInfo",
-];
-
-/// What of the `_meta` of the call in `ctx` a task keeps for the runs of its body.
+/// What of the `_meta` of the call in `ctx` a task keeps for the runs of its body: the
+/// client's revision and capabilities as sent, and of its `clientInfo` the name and
+/// version (each cut to 256 characters).
 pub(crate) fn kept_meta(ctx: &RequestContext<RoleServer>) -> JsonObject {
-    KEPT_META
-        .iter()
-        .filter_map(|key| Some(((*key).to_owned(), ctx.meta.0.0.get(*key)?.clone())))
-        .collect()
+    client_of(&ctx.meta.0.0)
+}
+
+/// [`kept_meta`] of a request's `_meta`.
+fn client_of(meta: &JsonObject) -> JsonObject {
+    let mut kept = JsonObject::new();
+    for key in [
+        "io.modelcontextprotocol/protocolVersion",
+        "io.modelcontextprotocol/clientCapabilities",
+    ] {
+        if let Some(value) = meta.get(key) {
+            kept.insert(key.to_owned(), value.clone());
+        }
+    }
+    if let Some(info) = meta.get("io.modelcontextprotocol/clientInfo") {
+        let mut identity = JsonObject::new();
+        for field in ["name", "version"] {
+            if let Some(text) = info.get(field).and_then(Value::as_str) {
+                let cut: String = text.chars().take(MAX_CLIENT_NAME).collect();
+                identity.insert(field.to_owned(), Value::String(cut));
+            }
+        }
+        kept.insert(
+            "io.modelcontextprotocol/clientInfo".to_owned(),
+            Value::Object(identity),
+        );
+    }
+    kept
+}
+
+/// The length of `value` as JSON text.
+fn json_len(value: &impl Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => usize::MAX,
+    }
+}
+
+/// `-32602`: what the client sent is more than a task keeps.
+fn too_large(what: &str, max: usize) -> McpError {
+    McpError::invalid_params(
+        format!(
+            "{what} are larger than a task keeps (at most {} KiB as JSON)",
+            max / 1024
+        ),
+        None,
+    )
 }
 
 impl Durable {
@@ -283,12 +370,21 @@ impl Durable {
                 return Err(unknown(id));
             }
             let now = now();
+            let status = record.task.status();
             let expired = record.expires.is_some_and(|at| at <= now);
-            let stopped = record.task.status() == TaskStatus::Working && record.lease < now;
-            if !(expired || stopped) || ended(record.task.status()) {
+            let stopped = status == TaskStatus::Working && record.lease < now;
+            let unanswered =
+                status == TaskStatus::InputRequired && record.answer_by.is_some_and(|at| at < now);
+            if !(expired || stopped || unanswered) || ended(status) {
                 return Ok((version, record));
             }
-            let message = if expired { "task expired" } else { STOPPED };
+            let message = if expired {
+                "task expired"
+            } else if stopped {
+                STOPPED
+            } else {
+                UNANSWERED
+            };
             let error = object(&McpError::internal_error(message, None));
             record.task = moved(&record.task, TaskPayload::Failed { error }, None);
             record.state = None;
@@ -311,71 +407,41 @@ impl Durable {
         Ok(self.owned(id, principal).await?.1.task)
     }
 
-    /// Counts task `id`, expiring at `until`, in the index `key` holding at most `max`
-    /// live tasks: `Ok(false)` when it is full.
-    async fn admit(&self, key: &str, id: &str, until: u64, max: usize) -> Result<bool, McpError> {
-        for _ in 0..RETRIES {
-            let (version, mut index) = self.index(key).await?;
-            let now = now();
-            index.retain(|_, at| *at > now);
-            if index.len() >= max {
-                return Ok(false);
-            }
-            index.insert(id.to_owned(), until);
-            if self.save_index(key, version, &index).await? {
-                return Ok(true);
-            }
-        }
-        Err(busy())
-    }
-
-    /// Takes task `id` out of the index `key` (best effort: an entry left behind goes
-    /// at the task's expiry).
-    async fn forget(&self, key: &str, id: &str) {
-        for _ in 0..RETRIES {
-            let Ok((version, mut index)) = self.index(key).await else {
-                return;
-            };
-            if index.remove(id).is_none() {
-                return;
-            }
-            if self.save_index(key, version, &index).await.unwrap_or(true) {
-                return;
-            }
-        }
-    }
-
-    async fn index(&self, key: &str) -> Result<(u64, BTreeMap<String, u64>), McpError> {
-        match self.stored.store.load(key).await.map_err(store_error)? {
-            Some((version, text)) => Ok((version, serde_json::from_str(&text).unwrap_or_default())),
-            None => Ok((0, BTreeMap::new())),
-        }
-    }
-
-    async fn save_index(
-        &self,
-        key: &str,
-        version: u64,
-        index: &BTreeMap<String, u64>,
-    ) -> Result<bool, McpError> {
-        let text = serde_json::to_string(index).map_err(store_error)?;
-        let until = index.values().max().copied().unwrap_or_else(now);
-        let until = self.kept_until(Some(until).filter(|_| self.ttl.is_some()));
-        self.stored
-            .store
-            .save(key, version, &text, until)
-            .await
-            .map_err(store_error)
-    }
-
     fn owner_key(principal: &str) -> String {
         format!("owner:{principal}")
     }
 
-    /// No longer counts task `id` against the limits.
+    /// Counts task `id` of `principal` against the caps until `until`, its owner's
+    /// first, in one step of the store: `Ok(Some(0))` when the principal's is full,
+    /// `Ok(Some(1))` when the server's is, and then nothing is counted. A task counted
+    /// already is counted again with the new `until`.
+    async fn count(
+        &self,
+        principal: &str,
+        id: &str,
+        until: u64,
+    ) -> Result<Option<usize>, McpError> {
+        let owner_key = Durable::owner_key(principal);
+        let caps = [
+            (owner_key.as_str(), self.max_per_principal),
+            ("all", self.max_total),
+        ];
+        self.stored
+            .store
+            .admit(&caps, id, until)
+            .await
+            .map_err(store_error)
+    }
+
+    /// No longer counts task `id` against the caps (a store that cannot be reached
+    /// leaves the entries, which lapse at their `until`).
     async fn release(&self, principal: &str, id: &str) {
-        self.forget(&Durable::owner_key(principal), id).await;
-        self.forget("all", id).await;
+        let owner_key = Durable::owner_key(principal);
+        let _ = self
+            .stored
+            .store
+            .forget(&[owner_key.as_str(), "all"], id)
+            .await;
     }
 
     /// Creates the record of a task of `principal` calling `tool`: the run to start.
@@ -388,6 +454,12 @@ impl Durable {
         arguments: Option<JsonObject>,
         meta: JsonObject,
     ) -> Result<(CreateTaskResult, Run), McpError> {
+        if json_len(&arguments) > MAX_ARGUMENTS {
+            return Err(too_large("the arguments", MAX_ARGUMENTS));
+        }
+        if json_len(&meta) > MAX_META {
+            return Err(too_large("the client's capabilities and name", MAX_META));
+        }
         let id = random_id();
         let created = now();
         let expires = self.ttl.map(|ttl| created.saturating_add(ttl.as_secs()));
@@ -401,20 +473,10 @@ impl Durable {
                 None,
             )
         };
-        if !self.admit("all", &id, until, self.max_total).await? {
-            return Err(full(self.max_total, "on this server"));
-        }
-        let owner_key = Durable::owner_key(principal);
-        match self
-            .admit(&owner_key, &id, until, self.max_per_principal)
-            .await
-        {
-            Ok(true) => {}
-            other => {
-                self.forget("all", &id).await;
-                other?;
-                return Err(full(self.max_per_principal, "of this client"));
-            }
+        match self.count(principal, &id, until).await? {
+            None => {}
+            Some(0) => return Err(full(self.max_per_principal, "of this client")),
+            Some(_) => return Err(full(self.max_total, "on this server")),
         }
         let stamp = timestamp();
         let mut task = Task::new(id.clone(), TaskStatus::Working, stamp.clone(), stamp);
@@ -431,6 +493,9 @@ impl Durable {
             created,
             expires,
             lease: created.saturating_add(LEASE.as_secs()),
+            run: 1,
+            cancelling: false,
+            answer_by: None,
         };
         if !self.save(&id, 0, &record).await? {
             self.release(principal, &id).await;
@@ -470,13 +535,23 @@ impl Durable {
             if !changed {
                 return Ok(None);
             }
+            if json_len(&record.answers) > MAX_ANSWERS {
+                return Err(too_large("the answers", MAX_ANSWERS));
+            }
             let ready = input_requests.is_empty();
             record.task.task.last_updated_at = timestamp();
             if ready {
                 record.task = moved(&record.task, TaskPayload::Working, None);
                 record.lease = now().saturating_add(LEASE.as_secs());
+                record.run += 1;
+                record.answer_by = None;
             }
             if self.save(id, version, &record).await? {
+                if ready {
+                    // Its place under the caps is held again until the task expires.
+                    let until = record.expires.unwrap_or_else(|| self.kept_until(None));
+                    let _ = self.count(&record.owner, id, until).await;
+                }
                 return Ok(ready.then(|| Run {
                     id: id.to_owned(),
                     version: version + 1,
@@ -487,28 +562,41 @@ impl Durable {
         Err(busy())
     }
 
-    /// `tasks/cancel`: the task ends `cancelled` (acknowledged for one that ended).
+    /// `tasks/cancel` (acknowledged for a task that ended): a task waiting for answers
+    /// ends `cancelled`; one whose body runs is asked to stop, and ends as its run does
+    /// (see the module's docs).
     pub(crate) async fn cancel(&self, id: &str, principal: &str) -> Result<(), McpError> {
         for _ in 0..RETRIES {
             let (version, mut record) = self.owned(id, principal).await?;
-            if ended(record.task.status()) {
-                return Ok(());
-            }
-            record.task = moved(&record.task, TaskPayload::Cancelled, None);
-            record.state = None;
-            record.answers.clear();
-            if self.save(id, version, &record).await? {
-                self.release(principal, id).await;
-                let running = self
-                    .stored
-                    .running
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner());
-                if let Some(token) = running.get(id) {
-                    token.cancel();
+            match record.task.status() {
+                status if ended(status) => return Ok(()),
+                TaskStatus::Working if record.cancelling => {}
+                TaskStatus::Working => {
+                    record.cancelling = true;
+                    if !self.save(id, version, &record).await? {
+                        continue;
+                    }
                 }
-                return Ok(());
+                _ => {
+                    record.task = moved(&record.task, TaskPayload::Cancelled, None);
+                    record.state = None;
+                    record.answers.clear();
+                    record.answer_by = None;
+                    if !self.save(id, version, &record).await? {
+                        continue;
+                    }
+                    self.release(principal, id).await;
+                }
             }
+            let running = self
+                .stored
+                .running
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if let Some(token) = running.get(id) {
+                token.cancel();
+            }
+            return Ok(());
         }
         Err(busy())
     }
@@ -527,52 +615,130 @@ impl Durable {
         }
     }
 
-    /// Renews the lease of `run`: `false` when the task changed meanwhile (cancelled,
-    /// or taken for stopped), so the run is no longer the task's.
-    pub(crate) async fn renew(&self, run: &mut Run) -> bool {
-        run.record.lease = now().saturating_add(LEASE.as_secs());
-        match self.save(&run.id, run.version, &run.record).await {
-            Ok(true) => {
-                run.version += 1;
-                true
-            }
-            Ok(false) => false,
-            // The store is unreachable: try again at the next renewal.
-            Err(_) => true,
-        }
+    /// The record of `run`'s task as it is now, while it is still that run's (working,
+    /// the same run): `None` once it is not (ended, taken for stopped, expired).
+    async fn still_running(&self, run: &Run) -> Option<(u64, Record)> {
+        let (version, record) = self.load(&run.id).await.ok()??;
+        let ours = record.task.status() == TaskStatus::Working && record.run == run.record.run;
+        ours.then_some((version, record))
     }
 
-    /// Writes how the run `run` ended, unless the task changed meanwhile (cancelled:
-    /// then nothing is written).
+    /// Renews the lease of `run`.
+    pub(crate) async fn renew(&self, run: &mut Run) -> Renewal {
+        for _ in 0..RETRIES {
+            run.record.lease = now().saturating_add(LEASE.as_secs());
+            match self.save(&run.id, run.version, &run.record).await {
+                Ok(true) => {
+                    run.version += 1;
+                    return if run.record.cancelling {
+                        Renewal::Cancelling
+                    } else {
+                        Renewal::Held
+                    };
+                }
+                Ok(false) => match self.still_running(run).await {
+                    // Written meanwhile (a cancel): renewed from what is there now.
+                    Some((version, record)) => {
+                        run.version = version;
+                        run.record = record;
+                    }
+                    None => return Renewal::Lost,
+                },
+                // The store is unreachable: try again at the next renewal.
+                Err(_) => return Renewal::Held,
+            }
+        }
+        Renewal::Held
+    }
+
+    /// Writes how the run `run` ended, while the task is still that run's: an end at a
+    /// question, or a stop, is written `cancelled` when a cancel came meanwhile; a
+    /// completion or failure is written as it is (its side effects happened).
     pub(crate) async fn finish(&self, run: Run, end: RunEnd, message: Option<String>) {
         let Run {
             id,
-            version,
+            mut version,
             mut record,
         } = run;
-        let payload = match end {
-            RunEnd::Asked(input_requests, state) => {
-                record.state = state;
-                TaskPayload::InputRequired { input_requests }
-            }
-            RunEnd::Completed(result) => TaskPayload::Completed {
-                result: object(&result),
-            },
-            RunEnd::Failed(error) => TaskPayload::Failed {
-                error: object(&error),
-            },
-            RunEnd::Cancelled => TaskPayload::Cancelled,
+        let (payload, state, answer_by) = match end {
+            RunEnd::Asked(input_requests, state, answer_by) => (
+                TaskPayload::InputRequired { input_requests },
+                state,
+                Some(answer_by),
+            ),
+            RunEnd::Completed(result) => (
+                TaskPayload::Completed {
+                    result: object(&result),
+                },
+                None,
+                None,
+            ),
+            RunEnd::Failed(error) => (
+                TaskPayload::Failed {
+                    error: object(&error),
+                },
+                None,
+                None,
+            ),
+            RunEnd::Cancelled => (TaskPayload::Cancelled, None, None),
         };
-        record.answers.clear();
-        record.task = moved(&record.task, payload, message);
-        let over = ended(record.task.status());
-        if over {
-            record.state = None;
-        }
-        if self.save(&id, version, &record).await.unwrap_or(false) && over {
-            self.release(&record.owner, &id).await;
+        for _ in 0..RETRIES {
+            let mut next = record.clone();
+            let stopped = matches!(
+                payload,
+                TaskPayload::InputRequired { .. } | TaskPayload::Cancelled
+            );
+            next.task = if next.cancelling && stopped {
+                moved(&next.task, TaskPayload::Cancelled, None)
+            } else {
+                moved(&next.task, payload.clone(), message.clone())
+            };
+            let over = ended(next.task.status());
+            next.answers.clear();
+            next.cancelling = false;
+            (next.state, next.answer_by) = if over {
+                (None, None)
+            } else {
+                (state.clone(), answer_by)
+            };
+            match self.save(&id, version, &next).await {
+                Ok(true) if over => return self.release(&next.owner, &id).await,
+                Ok(true) => {
+                    // Its place under the caps is held while its state can open.
+                    let until = match (next.expires, next.answer_by) {
+                        (Some(at), Some(by)) => at.min(by),
+                        (at, by) => at.or(by).unwrap_or_else(|| self.kept_until(None)),
+                    };
+                    let _ = self.count(&next.owner, &id, until).await;
+                    return;
+                }
+                Ok(false) => {
+                    let probe = Run {
+                        id: id.clone(),
+                        version,
+                        record,
+                    };
+                    let Some((now_version, now_record)) = self.still_running(&probe).await else {
+                        return;
+                    };
+                    (version, record) = (now_version, now_record);
+                }
+                Err(_) => return,
+            }
         }
     }
+}
+
+/// What a lease renewal found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Renewal {
+    /// The run holds the task.
+    Held,
+    /// The run holds the task, and a cancel asks it to stop.
+    Cancelling,
+    /// The task is no longer the run's (taken for stopped, or expired): what the run
+    /// ends with is not written.
+    Lost,
 }
 
 /// A run of a task in this process, registered until dropped.
@@ -634,13 +800,13 @@ mod tests {
     async fn asking(d: &Durable, principal: &str, key: &str) -> String {
         let run = start(d, principal).await;
         let id = run.id.clone();
-        d.finish(
-            run,
-            RunEnd::Asked(question(key), Some("state".into())),
-            None,
-        )
-        .await;
+        d.finish(run, asked(question(key)), None).await;
         id
+    }
+
+    /// A run's end at `questions`, its state opening for the next hour.
+    fn asked(questions: InputRequests) -> RunEnd {
+        RunEnd::Asked(questions, Some("state".into()), now() + 3600)
     }
 
     #[tokio::test]
@@ -696,8 +862,7 @@ mod tests {
         let id = run.id.clone();
         let mut both = question("copies");
         both.extend(question("paper"));
-        a.finish(run, RunEnd::Asked(both, Some("state".into())), None)
-            .await;
+        a.finish(run, asked(both), None).await;
         assert!(
             b.update(&id, "alice", answer("paper"))
                 .await
@@ -715,20 +880,62 @@ mod tests {
         assert_eq!(answered, ["copies", "paper"]);
     }
 
+    /// The cancel rule: a cancel that comes while the body runs ends the task as the
+    /// run ends — `completed` when it completed (its side effect happened), `cancelled`
+    /// when it stopped at a question — and one that comes while the task waits for
+    /// answers ends it `cancelled` at once.
     #[tokio::test]
-    async fn a_cancelled_task_keeps_its_end_whatever_its_run_ends_with() {
+    async fn a_cancel_during_a_run_ends_the_task_as_the_run_ends() {
         let (a, b) = replicas();
+        let booked = CallToolResult::success(vec![ContentBlock::text("booked")]);
+
+        // The last answer, then a cancel on the other replica: the run completes.
+        let id = asking(&a, "alice", "q0").await;
+        let mut run = a.update(&id, "alice", answer("q0")).await.unwrap().unwrap();
+        b.cancel(&id, "alice").await.unwrap();
+        assert_eq!(
+            b.get(&id, "alice").await.unwrap().status(),
+            TaskStatus::Working,
+            "the run decides"
+        );
+        // The running replica learns of it at its renewal, and keeps the task.
+        assert_eq!(a.renew(&mut run).await, Renewal::Cancelling);
+        a.finish(run, RunEnd::Completed(booked.clone()), Some("done".into()))
+            .await;
+        let task = b.get(&id, "alice").await.unwrap();
+        assert_eq!(task.status(), TaskStatus::Completed, "{task:?}");
+        assert_eq!(task.task.status_message.as_deref(), Some("done"));
+        // Cancelling again is acknowledged and changes nothing.
+        a.cancel(&id, "alice").await.unwrap();
+        assert_eq!(
+            b.get(&id, "alice").await.unwrap().status(),
+            TaskStatus::Completed
+        );
+
+        // A run that reaches another question after the cancel: cancelled, and its
+        // place under the caps is free.
         let id = asking(&a, "alice", "q0").await;
         let run = a.update(&id, "alice", answer("q0")).await.unwrap().unwrap();
         b.cancel(&id, "alice").await.unwrap();
-        let result = CallToolResult::success(vec![ContentBlock::text("booked")]);
-        a.finish(run, RunEnd::Completed(result), None).await;
+        a.finish(run, asked(question("q1")), None).await;
+        let task = b.get(&id, "alice").await.unwrap();
+        assert_eq!(task.status(), TaskStatus::Cancelled, "{task:?}");
+
+        // Waiting for answers: cancelled at once; a late run of it writes nothing.
+        let id = asking(&a, "alice", "q0").await;
+        b.cancel(&id, "alice").await.unwrap();
         assert_eq!(
             a.get(&id, "alice").await.unwrap().status(),
             TaskStatus::Cancelled
         );
-        // Cancelling again is acknowledged.
-        a.cancel(&id, "alice").await.unwrap();
+        assert!(
+            a.update(&id, "alice", answer("q0"))
+                .await
+                .unwrap()
+                .is_none()
+        );
+        asking(&b, "alice", "q0").await;
+        asking(&b, "alice", "q0").await;
     }
 
     #[tokio::test]
@@ -759,7 +966,7 @@ mod tests {
         let id = asking(&a, "alice", "q0").await;
         let mut run = a.update(&id, "alice", answer("q0")).await.unwrap().unwrap();
         // While its replica renews the lease, the task is working.
-        assert!(a.renew(&mut run).await);
+        assert_eq!(a.renew(&mut run).await, Renewal::Held);
         assert_eq!(
             b.get(&id, "alice").await.unwrap().status(),
             TaskStatus::Working
@@ -777,5 +984,139 @@ mod tests {
         // Its place under the cap is free again.
         asking(&b, "alice", "q0").await;
         asking(&b, "alice", "q0").await;
+    }
+
+    /// A principal at her cap calling again and again leaves the indexes as they were:
+    /// each refused call changes nothing, and every other principal keeps its place.
+    #[tokio::test]
+    async fn calls_refused_at_a_cap_change_nothing_in_the_store() {
+        let store = Arc::new(MemoryStore::default());
+        let ttl = Some(Duration::from_secs(3600));
+        let d = Durable::new(&Stored::new(store.clone()), ttl, Duration::ZERO, 2, 4);
+        asking(&d, "alice", "q0").await;
+        asking(&d, "alice", "q0").await;
+        let flood = (0..500).map(|_| d.create("alice", "book", None, JsonObject::new()));
+        for refused in futures_util::future::join_all(flood).await {
+            let refused = refused.expect_err("past alice's cap");
+            assert!(refused.message.contains("of this client"), "{refused:?}");
+        }
+        // The server's index still counts alice's two: bob takes the other two places.
+        asking(&d, "bob", "q0").await;
+        asking(&d, "bob", "q0").await;
+        let refused = d.create("carol", "book", None, JsonObject::new()).await;
+        assert!(
+            refused
+                .expect_err("full")
+                .message
+                .contains("on this server")
+        );
+    }
+
+    /// What a client sends is kept only up to the bounds: larger arguments or `_meta`
+    /// refuse the call before anything is stored, larger answers refuse the update.
+    #[tokio::test]
+    async fn a_record_keeps_what_a_client_sends_only_within_bounds() {
+        let store = Arc::new(MemoryStore::default());
+        let ttl = Some(Duration::from_secs(3600));
+        let d = Durable::new(&Stored::new(store.clone()), ttl, Duration::ZERO, 2, 4);
+        let huge = |n: usize| -> JsonObject {
+            [("note".to_owned(), Value::String("x".repeat(n)))]
+                .into_iter()
+                .collect()
+        };
+        let refused = d
+            .create("alice", "book", Some(huge(4 << 20)), JsonObject::new())
+            .await
+            .expect_err("4 MB of arguments");
+        assert_eq!(refused.code, ::rmcp::model::ErrorCode::INVALID_PARAMS);
+        assert!(refused.message.contains("16 KiB"), "{refused:?}");
+        let refused = d
+            .create("alice", "book", None, huge(MAX_META))
+            .await
+            .expect_err("a huge _meta");
+        assert!(refused.message.contains("8 KiB"), "{refused:?}");
+        // Nothing was counted: both of alice's places are free.
+        asking(&d, "alice", "q0").await;
+        let id = asking(&d, "alice", "q0").await;
+        let big: InputResponses = [(
+            "q0".to_owned(),
+            serde_json::json!({"action": "accept", "content": {"note": "x".repeat(MAX_ANSWERS)}}),
+        )]
+        .into();
+        let refused = d.update(&id, "alice", big).await.expect_err("too large");
+        assert!(refused.message.contains("64 KiB"), "{refused:?}");
+        assert_eq!(
+            d.get(&id, "alice").await.unwrap().status(),
+            TaskStatus::InputRequired
+        );
+        // At its bounds, what the client sent takes at most the sum of the bounds.
+        let (_, record) = d.load(&id).await.unwrap().unwrap();
+        let mut full = record.clone();
+        full.arguments = Some(huge(MAX_ARGUMENTS - 20));
+        full.meta = huge(MAX_META - 20);
+        full.answers = [("q0".to_owned(), Value::String("x".repeat(MAX_ANSWERS - 20)))].into();
+        let sent = json_len(&full.arguments) + json_len(&full.meta) + json_len(&full.answers);
+        assert!(sent <= MAX_ARGUMENTS + MAX_META + MAX_ANSWERS, "{sent}");
+        let rest = json_len(&record);
+        assert!(
+            rest < 2048,
+            "a record without a client's input: {rest} bytes"
+        );
+    }
+
+    /// Only the client's revision, capabilities, name and version are kept of `_meta`,
+    /// the name and version cut to 256 characters.
+    #[test]
+    fn the_client_is_kept_by_its_revision_capabilities_name_and_version() {
+        let meta = serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+            "io.modelcontextprotocol/clientInfo": {
+                "name": "n".repeat(1000), "version": "1.0", "icons": ["x".repeat(5000)],
+            },
+            "progressToken": "p".repeat(5000),
+        });
+        let Value::Object(meta) = meta else {
+            unreachable!()
+        };
+        let kept = client_of(&meta);
+        assert_eq!(
+            Value::Object(kept),
+            serde_json::json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+                "io.modelcontextprotocol/clientInfo": {"name": "n".repeat(256), "version": "1.0"},
+            })
+        );
+    }
+
+    /// A question nobody answers while its state can open ends the task `failed`, and
+    /// its place under the caps is free from then on, read or not.
+    #[tokio::test]
+    async fn a_question_unanswered_while_its_state_opens_ends_the_task() {
+        let (a, b) = replicas();
+        let run = start(&a, "alice").await;
+        let id = run.id.clone();
+        a.finish(
+            run,
+            RunEnd::Asked(question("q0"), Some("state".into()), now() - 1),
+            None,
+        )
+        .await;
+        // Its places lapsed with its state: alice starts two more.
+        asking(&b, "alice", "q0").await;
+        asking(&b, "alice", "q0").await;
+        let task = b.get(&id, "alice").await.unwrap();
+        assert_eq!(task.status(), TaskStatus::Failed, "{task:?}");
+        let TaskPayload::Failed { error } = &task.payload else {
+            panic!("{task:?}")
+        };
+        assert_eq!(error["message"], UNANSWERED);
+        assert!(
+            b.update(&id, "alice", answer("q0"))
+                .await
+                .unwrap()
+                .is_none()
+        );
     }
 }

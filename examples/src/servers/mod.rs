@@ -56,6 +56,22 @@ pub struct ServerArgs {
     /// Tasks live there too: any replica answers for a task, and one that stops loses none.
     #[arg(long, value_name = "URL")]
     pub redis: Option<String>,
+    /// How many tasks (2026-07-28, Tasks extension) not ended yet one principal may
+    /// hold, and the server in all (across replicas with --redis): PER,TOTAL
+    /// (default 32,1024).
+    #[arg(long, value_name = "PER,TOTAL", value_parser = parse_task_limits)]
+    pub task_limits: Option<(usize, usize)>,
+}
+
+/// `--task-limits PER,TOTAL`.
+fn parse_task_limits(text: &str) -> Result<(usize, usize), String> {
+    let numbers = text
+        .split_once(',')
+        .and_then(|(per, total)| Some((per.trim().parse().ok()?, total.trim().parse().ok()?)));
+    match numbers {
+        Some((per, total)) if per > 0 && total > 0 => Ok((per, total)),
+        _ => Err("expected two whole numbers above 0, PER,TOTAL (e.g. 32,1024)".to_owned()),
+    }
 }
 
 impl ServerArgs {
@@ -65,6 +81,10 @@ impl ServerArgs {
         // One store of tasks for every handler of the server (a stateless server makes
         // one per request; the elicitor's clones share it).
         let elicitor = elicit_rmcp::Elicitor::new(serve::keyring(self.key_file.as_deref())?);
+        let mut tasks = elicit_rmcp::Tasks::new();
+        if let Some((per_principal, total)) = self.task_limits {
+            tasks = tasks.with_limits(per_principal, total);
+        }
         Ok(match &self.redis {
             Some(url) => {
                 let store = elicit_core::seal::RedisStore::connect(url)
@@ -72,10 +92,10 @@ impl ServerArgs {
                     .map_err(|e| format!("--redis {}: {e}", serve::redacted(url)))?;
                 // Tasks too live in Redis: any replica answers for them.
                 elicitor
-                    .with_tasks(elicit_rmcp::Tasks::new().with_store(store.clone()))
+                    .with_tasks(tasks.with_store(store.clone()))
                     .with_store(store)
             }
-            None => elicitor.with_tasks(elicit_rmcp::Tasks::new()),
+            None => elicitor.with_tasks(tasks),
         })
     }
 
