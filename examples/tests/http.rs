@@ -407,9 +407,9 @@ fn a_body_that_never_arrives_is_answered_408() {
     assert_eq!(server.initialize(&[("Host", "127.0.0.1")]), 200);
 }
 
-/// Bodies in flight share a budget of bytes: while one connection holds most of it with
-/// a body it does not send, another's request waits; once the first is gone, it is
-/// served.
+/// Bodies in flight share a budget of bytes, taken as the bytes arrive: while one
+/// connection holds most of it with the first 900 bytes of a body it does not finish,
+/// another's request waits; once the first is gone, it is served.
 #[test]
 fn bodies_in_flight_share_a_byte_budget() {
     let server = Server::start(
@@ -418,7 +418,9 @@ fn bodies_in_flight_share_a_byte_budget() {
             .body_read_timeout(Duration::from_secs(10)),
     );
     let mut holder = server.connect();
-    holder.write_all(post_head(900).as_bytes()).expect("send");
+    let mut partial = post_head(950);
+    partial.push_str(&" ".repeat(900));
+    holder.write_all(partial.as_bytes()).expect("send");
     std::thread::sleep(Duration::from_millis(200));
     let mut waiting = server.connect();
     waiting
@@ -437,6 +439,19 @@ fn bodies_in_flight_share_a_byte_budget() {
     waiting.set_read_timeout(Some(REQUEST_LIMIT)).unwrap();
     let head = read_head(&mut waiting);
     assert_eq!(status_of(&head), 200, "{head}");
+    // A body without a length, with more bytes than the largest body taken (the budget,
+    // here), is answered `413` once they arrive.
+    let mut chunked = server.connect();
+    let mut request = String::from(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
+    );
+    for _ in 0..3 {
+        request.push_str(&format!("190\r\n{}\r\n", " ".repeat(400)));
+    }
+    request.push_str("0\r\n\r\n");
+    chunked.write_all(request.as_bytes()).expect("send");
+    assert_eq!(status_of(&read_head(&mut chunked)), 413);
 }
 
 #[test]
