@@ -13,7 +13,7 @@
 //! | [`header_read_timeout`](HttpOptions::header_read_timeout) | 30 s | a connection that has not sent a whole request head by then is closed |
 //! | [`body_read_timeout`](HttpOptions::body_read_timeout) | 30 s | a request whose body has not all arrived by then is answered `408` |
 //! | body size | 4 MiB | a larger body is answered `413` |
-//! | [`max_inflight_body_bytes`](HttpOptions::max_inflight_body_bytes) | 64 MiB | the bodies being received at once hold at most this much; a request past it waits for room (within its body timeout) |
+//! | [`max_inflight_body_bytes`](HttpOptions::max_inflight_body_bytes) | 64 MiB | the bodies still arriving hold at most this many bytes between them, across every connection, counted as bytes arrive (a request that has sent only its head holds none); a body whose next bytes do not fit is read no further until there is room (within its body timeout, else `408`), while smaller ones that fit go ahead |
 //! | [`max_connections`](HttpOptions::max_connections) | 1024 | further connections wait in the listen backlog until one closes |
 //! | [`allowed_hosts`](HttpOptions::allowed_host) | `localhost`, `127.0.0.1`, `::1` (any port) | other `Host` headers get `403` (DNS rebinding); add a proxy's name with [`allowed_host`](HttpOptions::allowed_host) |
 //! | [`allowed_origins`](HttpOptions::allowed_origin) | `http(s)://localhost`, `127.0.0.1`, `[::1]` (any port) | a request with another `Origin` gets `403`; a request without `Origin` passes |
@@ -208,9 +208,17 @@ impl HttpOptions {
     }
 
     /// The most bytes of request bodies held at once, across every connection (default
-    /// 64 MiB): a request whose body does not fit waits for room, within its
-    /// [body timeout](Self::body_read_timeout); a body larger than the whole of it (or
-    /// than 4 MiB) is answered `413`.
+    /// 64 MiB, at least 1).
+    ///
+    /// Room is taken for a body's bytes as they arrive, not for its declared
+    /// `Content-Length`: a request that has sent only its head holds none. It is given
+    /// back when the body has all arrived, is refused or is dropped. A body whose next
+    /// bytes do not fit is read no further (nor is its connection) until room is given
+    /// back, within its [body timeout](Self::body_read_timeout), else it is answered
+    /// `408`; meanwhile another body's bytes that fit are taken at once, not queued
+    /// behind it, so a large body may wait while small ones pass. Bodies sent slowly
+    /// hold the room of what they have sent until they end or their body timeout
+    /// passes. A body larger than the whole of it (or than 4 MiB) is answered `413`.
     pub fn max_inflight_body_bytes(mut self, max: usize) -> HttpOptions {
         self.max_inflight_body = max.max(1);
         self

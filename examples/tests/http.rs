@@ -26,6 +26,8 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 const REQUEST_LIMIT: Duration = Duration::from_secs(10);
 /// How long a child process may take to exit on its own.
 const EXIT_LIMIT: Duration = Duration::from_secs(20);
+/// How long a child process may take to start listening.
+const START_LIMIT: Duration = Duration::from_secs(20);
 
 /// The ticket wizard served over HTTP on `127.0.0.1:0`; stopped on drop.
 struct Server {
@@ -407,9 +409,9 @@ fn a_body_that_never_arrives_is_answered_408() {
     assert_eq!(server.initialize(&[("Host", "127.0.0.1")]), 200);
 }
 
-/// Bodies in flight share a budget of bytes: while one connection holds most of it with
-/// a body it does not send, another's request waits; once the first is gone, it is
-/// served.
+/// Bodies in flight share a budget of bytes, taken as the bytes arrive: while one
+/// connection holds most of it with the first 900 bytes of a body it does not finish,
+/// another's request waits; once the first is gone, it is served.
 #[test]
 fn bodies_in_flight_share_a_byte_budget() {
     let server = Server::start(
@@ -418,7 +420,9 @@ fn bodies_in_flight_share_a_byte_budget() {
             .body_read_timeout(Duration::from_secs(10)),
     );
     let mut holder = server.connect();
-    holder.write_all(post_head(900).as_bytes()).expect("send");
+    let mut partial = post_head(950);
+    partial.push_str(&" ".repeat(900));
+    holder.write_all(partial.as_bytes()).expect("send");
     std::thread::sleep(Duration::from_millis(200));
     let mut waiting = server.connect();
     waiting
@@ -437,6 +441,134 @@ fn bodies_in_flight_share_a_byte_budget() {
     waiting.set_read_timeout(Some(REQUEST_LIMIT)).unwrap();
     let head = read_head(&mut waiting);
     assert_eq!(status_of(&head), 200, "{head}");
+    // A body without a length, with more bytes than the largest body taken (the budget,
+    // here), is answered `413` once they arrive.
+    let mut chunked = server.connect();
+    let mut request = String::from(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
+    );
+    for _ in 0..3 {
+        request.push_str(&format!("190\r\n{}\r\n", " ".repeat(400)));
+    }
+    request.push_str("0\r\n\r\n");
+    chunked.write_all(request.as_bytes()).expect("send");
+    assert_eq!(status_of(&read_head(&mut chunked)), 413);
+}
+
+/// A `ticket-booking --http 127.0.0.1:0` process with its default limits, killed (by its
+/// PID, through its `Child`) on drop.
+struct Process {
+    child: std::process::Child,
+    addr: SocketAddr,
+}
+
+impl Process {
+    fn start() -> Process {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ticket-booking"))
+            .args(["--http", "127.0.0.1:0"])
+            .env_remove("ELICIT_KEYS")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("ticket-booking starts");
+        let stderr = child.stderr.take().expect("piped stderr");
+        // Built before waiting, so a timeout below still kills the child.
+        let mut process = Process {
+            child,
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        };
+        // A thread drains stderr for the life of the process, so it never blocks on a
+        // full pipe.
+        let (lines, received) = std::sync::mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                let _ = lines.send(line);
+            }
+        });
+        let deadline = Instant::now() + START_LIMIT;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match received.recv_timeout(left) {
+                Ok(line) => {
+                    if let Some(url) = line.strip_prefix("listening on http://") {
+                        let addr = url.trim().trim_end_matches("/mcp");
+                        process.addr = addr.parse().expect("a socket address");
+                        break;
+                    }
+                    seen.push(line);
+                }
+                Err(e) => panic!("ticket-booking did not start ({e:?}); stderr: {seen:?}"),
+            }
+        }
+        assert!(process.addr.ip().is_loopback(), "{}", process.addr);
+        process
+    }
+
+    fn connect(&self, timeout: Duration) -> TcpStream {
+        let stream = TcpStream::connect_timeout(&self.addr, timeout).expect("connect");
+        stream.set_read_timeout(Some(timeout)).unwrap();
+        stream.set_write_timeout(Some(timeout)).unwrap();
+        stream
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sockets that send a request head promising the largest body (4 MiB) and then nothing
+/// hold no room among the bodies in flight: with more of them than the default budget
+/// (64 MiB) would hold by their declared lengths, a fresh request is still answered at
+/// once, not after their body timeout (30 s).
+#[test]
+fn idle_sockets_promising_large_bodies_do_not_stall_others() {
+    let server = Process::start();
+    let idle: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut stream = server.connect(REQUEST_LIMIT);
+            stream
+                .write_all(post_head(4 * 1024 * 1024).as_bytes())
+                .expect("send");
+            stream
+        })
+        .collect();
+    // Time for the server to read every head.
+    std::thread::sleep(Duration::from_millis(300));
+    let mut fresh = server.connect(Duration::from_secs(5));
+    let started = Instant::now();
+    fresh
+        .write_all(initialize_request(&[("Host", "127.0.0.1")], true).as_bytes())
+        .expect("send");
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match fresh.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) => head.push(byte[0]),
+            Err(e) => panic!(
+                "no answer within {:?} with {} idle sockets: {e}",
+                started.elapsed(),
+                idle.len()
+            ),
+        }
+    }
+    let elapsed = started.elapsed();
+    let head = String::from_utf8_lossy(&head);
+    assert_eq!(status_of(&head), 200, "{head}");
+    assert!(
+        elapsed < Duration::from_secs(2),
+        "answered after {elapsed:?} with {} idle sockets",
+        idle.len()
+    );
+    drop(idle);
 }
 
 #[test]

@@ -12,7 +12,7 @@ use ::rmcp::ServerHandler;
 use ::rmcp::transport::streamable_http_server::StreamableHttpService;
 use subtle::ConstantTimeEq;
 
-use super::body::{Guarded, Refusal, Verdict};
+use super::body::{Guarded, Pool, Refusal, Verdict};
 use super::sessions::{CappedSessions, as_principal};
 use super::{HttpOptions, MAX_BODY, MCP_PATH};
 use crate::Principal;
@@ -38,7 +38,7 @@ where
         limits: BodyLimits {
             timeout: options.body_read_timeout,
             max_body: MAX_BODY.min(options.max_inflight_body),
-            room: Arc::new(tokio::sync::Semaphore::new(options.max_inflight_body)),
+            room: Arc::new(Pool::new(options.max_inflight_body)),
         },
         tokens: options.tokens.clone(),
     }));
@@ -96,19 +96,21 @@ impl<S: ServerHandler + Send + 'static> tower_service::Service<axum::extract::Re
     }
 }
 
-/// How request bodies are read: within a deadline, each at most `max_body`, all of
-/// them together within `room` bytes.
+/// How request bodies are read: within a deadline, each at most `max_body`, the bytes
+/// of all of them that have arrived and not yet ended within `room`.
 struct BodyLimits {
     timeout: Duration,
     max_body: usize,
-    room: Arc<tokio::sync::Semaphore>,
+    room: Arc<Pool>,
 }
 
 /// Holds a request's body to its limits while the service reads it: the declared
-/// length at most the largest body (else `413` at once), room for it among the bodies in
-/// flight (waiting for room within the body timeout), every byte in by the body timeout
+/// length at most the largest body (else `413` at once), room among the bodies in flight
+/// for each piece of it as the piece arrives (a piece that does not fit waits for room,
+/// the body read no further meanwhile; see [`Pool`]), every byte in by the body timeout
 /// (else `408` and the connection closed), no more bytes than the largest body (`413`),
-/// and a body that breaks off is a `400`.
+/// and a body that breaks off is a `400`. Nothing is reserved up front: a request that
+/// has sent only its head holds no room.
 async fn read_body<F, R>(
     limits: &BodyLimits,
     request: axum::extract::Request,
@@ -138,34 +140,17 @@ where
             "the request body did not arrive in time",
         )
     };
-    let want = match declared {
-        Some(n) if n > limits.max_body as u64 => return too_large(),
-        Some(n) => n as usize,
-        None => limits.max_body,
-    };
-    // The semaphore is never closed; `max_body` fits in a u32 (at most 4 MiB). Room is
-    // taken at once when there is some, and waited for (within the deadline) otherwise.
-    let room = u32::try_from(want.max(1)).unwrap_or(u32::MAX);
-    let permit = match limits.room.clone().try_acquire_many_owned(room) {
-        Ok(permit) => permit,
-        Err(_) => {
-            let wait = limits.room.clone().acquire_many_owned(room);
-            match tokio::time::timeout_at(deadline, wait).await {
-                Ok(Ok(permit)) => permit,
-                _ => return too_slow(),
-            }
-        }
-    };
+    if declared.is_some_and(|n| n > limits.max_body as u64) {
+        return too_large();
+    }
     let verdict = Verdict::default();
-    let guarded = Guarded {
-        inner: body,
+    let guarded = Guarded::new(
+        body,
         deadline,
-        max: limits.max_body,
-        verdict: verdict.clone(),
-        room: Some(permit),
-        sleep: None,
-        read: 0,
-    };
+        limits.max_body,
+        verdict.clone(),
+        Arc::clone(&limits.room),
+    );
     let request = axum::extract::Request::from_parts(parts, axum::body::Body::new(guarded));
     let response = next(request).await;
     match verdict.get() {
@@ -455,7 +440,7 @@ fn say_refused(message: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::{BodyLimits, FirstIds, Layers, MAX_WATCHED_TASKS, Mcp, shown_value};
+    use super::{BodyLimits, FirstIds, Layers, MAX_WATCHED_TASKS, Mcp, Pool, shown_value};
     use std::sync::Arc;
 
     /// The layers add a little to each request's future, not a second copy of rmcp's:
@@ -480,7 +465,7 @@ mod tests {
             limits: BodyLimits {
                 timeout: options.body_read_timeout,
                 max_body: 1024,
-                room: Arc::new(tokio::sync::Semaphore::new(1024)),
+                room: Arc::new(Pool::new(1024)),
             },
             tokens: Arc::default(),
         }));
