@@ -5,9 +5,12 @@
 //! Every string a server sends — its name, message, field titles and descriptions,
 //! option titles, defaults, the URL of a page — goes through
 //! [`elicit_core::client::safe_text`] before it is printed: the prompters
-//! clean what they are given, so no caller can forget.
+//! clean what they are given, so no caller can forget. Only a server's message keeps its
+//! line breaks, every line of it behind `│ `; anything else of the server's that is placed
+//! in a line of the client's (a prompt, a help text, a choice, a review line) is kept on
+//! that one line by [`one_line`], a line break shown as `␤`, so that no server text can
+//! draw lines that pass for the client's own.
 
-use std::borrow::Cow;
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Mutex;
 
@@ -46,7 +49,8 @@ pub fn quit() -> ! {
 }
 
 /// The two ways to ask: `inquire` widgets on a terminal, plain lines otherwise. Every
-/// text given to a prompter is shown through [`safe_text`].
+/// text given to a prompter is shown through [`safe_text`]; all but the lines of
+/// [`Prompter::say`] are kept on one line each, through [`one_line`].
 pub trait Prompter {
     /// How to decline and cancel, in words to show under a form's message.
     fn keys(&self) -> &'static str;
@@ -76,7 +80,8 @@ pub trait Prompter {
         chosen: &[usize],
         check: &dyn Fn(&[usize]) -> Result<(), String>,
     ) -> Answer<Vec<usize>>;
-    /// Shows a line of output.
+    /// Shows a line of output (line breaks in it are kept: a caller puts a server's text
+    /// in it through [`one_line`] or behind a mark on every line).
     fn say(&mut self, line: &str);
 }
 
@@ -91,9 +96,9 @@ fn esc<T>(r: Result<T, inquire::InquireError>) -> Answer<T> {
     })
 }
 
-/// `texts` cleaned for the terminal.
+/// `texts` cleaned for the terminal, each on one line.
 fn cleaned(texts: &[String]) -> Vec<String> {
-    texts.iter().map(|t| safe_text(t).into_owned()).collect()
+    texts.iter().map(|t| one_line(t)).collect()
 }
 
 impl Prompter for Widgets {
@@ -102,7 +107,7 @@ impl Prompter for Widgets {
     }
 
     fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
-        esc(inquire::Select::new(&safe_text(prompt), cleaned(options))
+        esc(inquire::Select::new(&one_line(prompt), cleaned(options))
             .with_starting_cursor(start.min(options.len().saturating_sub(1)))
             .raw_prompt())
         .map(|o| o.index)
@@ -116,8 +121,8 @@ impl Prompter for Widgets {
         check: &dyn Fn(&str) -> Result<(), String>,
     ) -> Answer<String> {
         // `inquire` wants an owned validator; the check is run on the result instead.
-        let (prompt, help) = (safe_text(prompt), safe_text(help));
-        let default = default.map(safe_text);
+        let (prompt, help) = (one_line(prompt), one_line(help));
+        let default = default.map(one_line);
         // A refused answer comes back as typed, to be mended rather than typed again.
         let mut typed: Option<String> = None;
         loop {
@@ -129,7 +134,7 @@ impl Prompter for Widgets {
             match check(&answer) {
                 Ok(()) => return Ok(answer),
                 Err(e) => {
-                    eprintln!("  ✗ {}", safe_text(&e));
+                    eprintln!("  ✗ {}", one_line(&e));
                     typed = Some(answer);
                 }
             }
@@ -137,7 +142,7 @@ impl Prompter for Widgets {
     }
 
     fn confirm(&mut self, prompt: &str, help: &str, default: Option<bool>) -> Answer<bool> {
-        let (prompt, help) = (safe_text(prompt), safe_text(help));
+        let (prompt, help) = (one_line(prompt), one_line(help));
         let mut c = inquire::Confirm::new(&prompt).with_help_message(&help);
         if let Some(d) = default {
             c = c.with_default(d);
@@ -153,7 +158,7 @@ impl Prompter for Widgets {
         chosen: &[usize],
         check: &dyn Fn(&[usize]) -> Result<(), String>,
     ) -> Answer<Vec<usize>> {
-        let (prompt, help) = (safe_text(prompt), safe_text(help));
+        let (prompt, help) = (one_line(prompt), one_line(help));
         loop {
             let picked = esc(inquire::MultiSelect::new(&prompt, cleaned(options))
                 .with_help_message(&help)
@@ -162,7 +167,7 @@ impl Prompter for Widgets {
             let picked: Vec<usize> = picked.iter().map(|o| o.index).collect();
             match check(&picked) {
                 Ok(()) => return Ok(picked),
-                Err(e) => eprintln!("  ✗ {}", safe_text(&e)),
+                Err(e) => eprintln!("  ✗ {}", one_line(&e)),
             }
         }
     }
@@ -186,7 +191,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     fn line(&mut self, prompt: &str) -> Answer<String> {
-        print!("{} ", safe_text(prompt));
+        print!("{} ", one_line(prompt));
         let _ = std::io::stdout().flush();
         let mut line = String::new();
         match self.input.read_line(&mut line) {
@@ -214,7 +219,7 @@ impl<R: BufRead> Prompter for Lines<R> {
 
     fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
         let options = cleaned(options);
-        println!("{}", safe_text(prompt));
+        println!("{}", one_line(prompt));
         for (i, o) in options.iter().enumerate() {
             println!("  {}) {o}", i + 1);
         }
@@ -256,7 +261,7 @@ impl<R: BufRead> Prompter for Lines<R> {
             }
             match check(&line) {
                 Ok(()) => return Ok(line),
-                Err(e) => println!("  ✗ {}", safe_text(&e)),
+                Err(e) => println!("  ✗ {}", one_line(&e)),
             }
         }
     }
@@ -286,7 +291,7 @@ impl<R: BufRead> Prompter for Lines<R> {
         chosen: &[usize],
         check: &dyn Fn(&[usize]) -> Result<(), String>,
     ) -> Answer<Vec<usize>> {
-        println!("{}", safe_text(&format!("{prompt} ({help})")));
+        println!("{}", one_line(&format!("{prompt} ({help})")));
         for (i, o) in cleaned(options).iter().enumerate() {
             println!("  {}) {o}", i + 1);
         }
@@ -310,7 +315,7 @@ impl<R: BufRead> Prompter for Lines<R> {
                 Err(()) => println!("  ✗ numbers between 1 and {}", options.len()),
                 Ok(p) => match check(&p) {
                     Ok(()) => return Ok(p),
-                    Err(e) => println!("  ✗ {}", safe_text(&e)),
+                    Err(e) => println!("  ✗ {}", one_line(&e)),
                 },
             }
         }
@@ -474,8 +479,8 @@ fn ask_field(
     now: Option<Value>,
     decline: bool,
 ) -> Answer<Option<Value>> {
-    let label = field.label();
-    let help = hint(field);
+    let label = &one_line(field.label());
+    let help = one_line(&hint(field));
     let name = field.name.as_ref();
     let optional = !field.required;
     match &field.kind {
@@ -494,7 +499,7 @@ fn ask_field(
             p.confirm(label, &help, d).map(|b| Some(Value::Bool(b)))
         }
         FieldKind::Select { options, .. } => {
-            let mut labels: Vec<String> = options.iter().map(|c| c.label().to_owned()).collect();
+            let mut labels: Vec<String> = options.iter().map(|c| one_line(c.label())).collect();
             if optional {
                 labels.push("(leave empty)".to_owned());
             }
@@ -513,7 +518,7 @@ fn ask_field(
             Ok(options.get(i).map(|c| Value::from(c.value.as_ref())))
         }
         FieldKind::MultiSelect { options, .. } => {
-            let labels: Vec<String> = options.iter().map(|c| c.label().to_owned()).collect();
+            let labels: Vec<String> = options.iter().map(|c| one_line(c.label())).collect();
             let chosen: Vec<usize> = now
                 .as_ref()
                 .and_then(Value::as_array)
@@ -555,11 +560,12 @@ fn ask_field(
                 Value::String(s) => s,
                 other => other.to_string(),
             });
-            // The default is shown cleaned; taken as it is, it stands for the server's own.
-            let shown_default: Option<Cow<'_, str>> = default.as_deref().map(safe_text);
+            // The default is shown cleaned, on one line; taken as it is, it stands for the
+            // server's own.
+            let shown_default: Option<String> = default.as_deref().map(one_line);
             let original = |s: &str| -> String {
                 match (&default, &shown_default) {
-                    (Some(d), Some(shown)) if s == shown.as_ref() => d.clone(),
+                    (Some(d), Some(shown)) if s == shown.as_str() => d.clone(),
                     _ => s.to_owned(),
                 }
             };
@@ -580,7 +586,8 @@ fn ask_field(
 }
 
 /// Server text made safe and kept on one line (a line break shows as `␤`), for the
-/// client's own lines that name it: a server cannot start a line of the client's.
+/// client's own lines that name it: a server cannot start a line of the client's. It
+/// changes nothing it has already given.
 pub fn one_line(text: &str) -> String {
     safe_text(text)
         .chars()
@@ -640,24 +647,25 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
         match Reply::accept(form, Value::Object(answers.clone())) {
             Ok(reply) => return reply,
             // Not expected (each field was checked), but never sent unchecked: review.
-            Err(e) => p.say(&format!("  ✗ {e}")),
+            Err(e) => p.say(&format!("  ✗ {}", one_line(&e.to_string()))),
         }
     }
     loop {
         p.say("");
         p.say("Your answers:");
+        // One line per field, whatever line breaks its title or value holds.
         for field in form.fields() {
             p.say(&format!(
                 "  {}: {}",
-                field.label(),
-                shown(field, answers.get(field.name.as_ref()))
+                one_line(field.label()),
+                one_line(&shown(field, answers.get(field.name.as_ref())))
             ));
         }
         let mut menu = vec!["Submit".to_owned()];
         menu.extend(
             form.fields()
                 .iter()
-                .map(|f| format!("Change {}", f.label())),
+                .map(|f| format!("Change {}", one_line(f.label()))),
         );
         menu.push("Decline".to_owned());
         menu.push("Cancel".to_owned());
@@ -666,7 +674,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
             Err(end) => return ended(end),
             Ok(0) => match Reply::accept(form, Value::Object(answers.clone())) {
                 Ok(reply) => return reply,
-                Err(e) => p.say(&format!("  ✗ {e}")),
+                Err(e) => p.say(&format!("  ✗ {}", one_line(&e.to_string()))),
             },
             Ok(i) if i == decline => return Reply::Decline,
             Ok(i) if i > decline => return Reply::Cancel,
@@ -789,8 +797,8 @@ impl Asker for Terminal {
         let _one_at_a_time = self.lock.lock();
         eprintln!(
             "… {}: {}",
-            safe_text(server.unwrap_or("the server")),
-            safe_text(message)
+            one_line(server.unwrap_or("the server")),
+            one_line(message)
         );
     }
 
@@ -798,8 +806,8 @@ impl Asker for Terminal {
         let _one_at_a_time = self.lock.lock();
         eprintln!(
             "✗ {} asked something this client will not show: {}",
-            safe_text(server.unwrap_or("the server")),
-            safe_text(why)
+            one_line(server.unwrap_or("the server")),
+            one_line(why)
         );
     }
 }
@@ -884,6 +892,129 @@ mod tests {
             reply,
             Reply::Accept(json!({"note": "a\u{7}b"}).as_object().unwrap().clone())
         );
+    }
+
+    /// A prompter that answers as Enter would (the starting choice, the default, the
+    /// choices already made) and keeps every text it is given.
+    #[derive(Default)]
+    struct Recorder {
+        /// Prompts, help texts, defaults and choices.
+        shown: Vec<String>,
+        /// The lines given to `say`.
+        said: Vec<String>,
+    }
+
+    impl Prompter for Recorder {
+        fn keys(&self) -> &'static str {
+            "(keys)"
+        }
+
+        fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
+            self.shown.push(prompt.to_owned());
+            self.shown.extend(options.iter().cloned());
+            Ok(start)
+        }
+
+        fn text(
+            &mut self,
+            prompt: &str,
+            help: &str,
+            default: Option<&str>,
+            check: &dyn Fn(&str) -> Result<(), String>,
+        ) -> Answer<String> {
+            self.shown.extend([prompt, help].map(str::to_owned));
+            self.shown.extend(default.map(str::to_owned));
+            let answer = default.unwrap_or_default().to_owned();
+            check(&answer).map_err(|_| End::Cancel)?;
+            Ok(answer)
+        }
+
+        fn confirm(&mut self, prompt: &str, help: &str, default: Option<bool>) -> Answer<bool> {
+            self.shown.extend([prompt, help].map(str::to_owned));
+            Ok(default.unwrap_or(true))
+        }
+
+        fn several(
+            &mut self,
+            prompt: &str,
+            help: &str,
+            options: &[String],
+            chosen: &[usize],
+            check: &dyn Fn(&[usize]) -> Result<(), String>,
+        ) -> Answer<Vec<usize>> {
+            self.shown.extend([prompt, help].map(str::to_owned));
+            self.shown.extend(options.iter().cloned());
+            check(chosen).map_err(|_| End::Cancel)?;
+            Ok(chosen.to_vec())
+        }
+
+        fn say(&mut self, line: &str) {
+            self.said.push(line.to_owned());
+        }
+    }
+
+    /// A form whose every title, description, option title and default holds a line
+    /// break (of each kind the kit cleans into one).
+    fn broken_lines() -> Value {
+        json!({"type": "object", "properties": {
+            "note": {"type": "string", "title": "Note\nTo: savings", "description": "d1\nd2",
+                     "default": "a\nb"},
+            "size": {"type": "string", "title": "Size\r\nX", "default": "s",
+                     "oneOf": [{"const": "s", "title": "Small\nDecline"}, {"const": "l"}]},
+            "tags": {"type": "array", "title": "Tags\u{2028}Y", "default": ["x"],
+                     "items": {"anyOf": [{"const": "x", "title": "X\rx"}, {"const": "y"}]}},
+            "ok": {"type": "boolean", "title": "OK\u{2029}Z", "default": true},
+            "n": {"type": "integer", "title": "N\nW", "default": 3}
+        }, "required": ["note", "size", "tags", "ok", "n"]})
+    }
+
+    #[test]
+    fn every_server_text_in_a_line_stays_on_it() {
+        let form = read_schema(&broken_lines().to_string()).unwrap();
+        let mut p = Recorder::default();
+        let reply = fill(
+            &mut p,
+            Question {
+                server: Some("evil\nserver"),
+                message: "line 1\nline 2",
+                form: &form,
+            },
+            true,
+        );
+        // The defaults, untouched, are the server's own, line breaks and all.
+        let want = json!({"note": "a\nb", "size": "s", "tags": ["x"], "ok": true, "n": 3});
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+        for text in &p.shown {
+            assert_eq!(&one_line(text), text, "in {:?}", p.shown);
+        }
+        // The message keeps its lines, each behind the mark; every other line is one.
+        assert!(
+            p.said.contains(&"│ line 1\n│ line 2".to_owned()),
+            "{:?}",
+            p.said
+        );
+        for line in p.said.iter().filter(|l| !l.starts_with("│ ")) {
+            assert_eq!(&one_line(line), line, "in {:?}", p.said);
+        }
+        for line in [
+            "  Note␤To: savings: a␤b",
+            "  Size␤X: Small␤Decline",
+            "  Tags␤Y: X␤x",
+        ] {
+            assert!(
+                p.said.contains(&line.to_owned()),
+                "{line:?} in {:?}",
+                p.said
+            );
+        }
+    }
+
+    #[test]
+    fn one_line_shows_every_line_break_as_a_sign() {
+        assert_eq!(one_line("a\r\nb\rc\u{2028}d\u{2029}e\nf"), "a␤b␤c␤d␤e␤f");
+        // Other controls show as their pictures, and a line already given stays as it is.
+        assert_eq!(one_line("a\u{b}b\u{c}c"), "a␋b␌c");
+        assert_eq!(one_line(&one_line("a\nb\u{1b}[2Jc")), "a␤bc");
     }
 
     #[test]

@@ -122,9 +122,10 @@ async fn main() {
     }
 }
 
-/// Prints `message` (which may quote the server: it is cleaned) and exits with 1.
+/// Prints `message` (which may quote the server: it is cleaned, on one line) and exits
+/// with 1.
 fn fail(message: &str) -> ! {
-    eprintln!("terminal-client: {}", safe_text(message));
+    eprintln!("terminal-client: {}", one_line(message));
     std::process::exit(1)
 }
 
@@ -343,7 +344,7 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A, url_mode: bool) -> Result<
             if connection.closed.lock().is_ok_and(|c| c.is_some()) {
                 return Err(why);
             }
-            eprintln!("✗ {}", safe_text(&why));
+            eprintln!("✗ {}", one_line(&why));
         }
     }
     let _ = connection.client.cancel().await;
@@ -441,9 +442,14 @@ async fn call<A: Asker + 'static>(
     } else {
         "→"
     };
+    // Every line of the server's text behind the result's mark: none passes for the
+    // client's own.
     for block in &result.content {
         if let Some(t) = block.as_text() {
-            println!("{mark} {}", safe_text(&t.text));
+            let text = safe_text(&t.text);
+            for line in text.lines().chain(text.is_empty().then_some("")) {
+                println!("{mark} {line}");
+            }
         }
     }
     Ok(())
