@@ -9,13 +9,16 @@
 //! line breaks, every line of it behind `│ `; anything else of the server's that is placed
 //! in a line of the client's (a prompt, a help text, a choice, a review line) is kept on
 //! that one line by [`one_line`], a line break shown as `␤`, so that no server text can
-//! draw lines that pass for the client's own.
+//! draw lines that pass for the client's own. In a list of choices every one of the
+//! server's is behind the same `│ ` ([`server_choice`]) and none of the client's own
+//! (Decline, Submit, Cancel, …) is, so no option can pass for the client's own whatever
+//! its title; and one that reads like them ([`looks_own`]) never starts under the cursor.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Mutex;
 
 use elicit_core::client::{Asker, Question, Reply, safe_text};
-use elicit_core::{Action, Field, FieldKind, Form, Strictness};
+use elicit_core::{Action, Choice, Field, FieldKind, Form, Strictness};
 use serde_json::{Map, Value};
 
 /// How the user left a prompt without answering it.
@@ -234,7 +237,13 @@ impl<R: BufRead> Prompter for Lines<R> {
             {
                 return Ok(n - 1);
             }
-            if let Some(i) = options.iter().position(|o| o.eq_ignore_ascii_case(line)) {
+            // The client's own entry first, then a server's by its text behind the mark.
+            let typed = |o: &str| o.eq_ignore_ascii_case(line);
+            if let Some(i) = options.iter().position(|o| typed(o)).or_else(|| {
+                options
+                    .iter()
+                    .position(|o| o.strip_prefix(SERVER_MARK).is_some_and(typed))
+            }) {
                 return Ok(i);
             }
             println!("  ✗ not one of the choices");
@@ -461,6 +470,139 @@ fn current(field: &Field, answers: &Map<String, Value>) -> Option<Value> {
 /// The choice that declines a form whose only field is a choice.
 const DECLINE: &str = "✗ Decline this form";
 
+/// The client's own entry that leaves an optional choice empty.
+const LEAVE_EMPTY: &str = "(leave empty)";
+
+/// The mark before every one of a server's choices in a list, as before every line of its
+/// message: none of the client's own entries starts with it.
+pub const SERVER_MARK: &str = "│ ";
+
+/// A server's text as a choice in a list: on one line, behind [`SERVER_MARK`], so that it
+/// never reads exactly as one of the client's own entries, whatever it says.
+pub fn server_choice(text: &str) -> String {
+    format!("{SERVER_MARK}{}", one_line(text))
+}
+
+/// The beginnings of the words of the client's own entries that a server's choice may
+/// imitate: Decline (and "✗ Decline this form"), Cancel, Submit, Quit; "leave empty" is
+/// looked for as two words.
+const OWN_WORDS: [&str; 4] = ["declin", "cancel", "submit", "quit"];
+
+/// Whether a server's `text` reads like one of the client's own entries (Decline, Cancel,
+/// Submit, Quit, "(leave empty)"): one of its words as shown begins like one of theirs
+/// once its letters are folded, so that case, accents, fullwidth or mathematical letters,
+/// and Cyrillic or Greek letters that look Latin make no difference. Such a choice never
+/// starts under the cursor. The mark of [`server_choice`] is what tells a server's choice
+/// from the client's own; this only keeps the likeliest imitations one key further away
+/// than Enter.
+pub fn looks_own(text: &str) -> bool {
+    // As shown: escape sequences and invisible characters gone, line breaks as ␤.
+    let folded = look_alike(&one_line(text));
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let own = OWN_WORDS.map(look_alike);
+    words
+        .iter()
+        .any(|w| own.iter().any(|o| w.starts_with(o.as_str())))
+        || words
+            .windows(2)
+            .any(|w| w[0] == look_alike("leave") && w[1] == look_alike("empty"))
+}
+
+/// `text` as it looks rather than as it is written: compatibility forms (fullwidth,
+/// mathematical, ligatures) and accented letters decomposed and their marks dropped,
+/// Cyrillic and Greek letters that look Latin made Latin, lower case, and letters that
+/// look alike in a terminal made one (`i`, `l`, `1`, `|` are all `l`; `0` is `o`; `rn`
+/// is `m`).
+fn look_alike(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    let folded: String = text
+        .nfkd()
+        .filter(|c| !is_combining_mark(*c))
+        .map(latin_capital)
+        .flat_map(char::to_lowercase)
+        .map(latin_small)
+        .collect();
+    folded.replace("rn", "m")
+}
+
+/// The Latin capital a Cyrillic or Greek capital looks like, else `c`.
+fn latin_capital(c: char) -> char {
+    match c {
+        'А' | 'Α' => 'A',
+        'В' | 'Β' => 'B',
+        'С' | 'Ϲ' => 'C',
+        'Е' | 'Ε' => 'E',
+        'Н' | 'Η' => 'H',
+        'І' | 'Ι' | 'Ӏ' => 'I',
+        'Ј' => 'J',
+        'К' | 'Κ' => 'K',
+        'М' | 'Μ' => 'M',
+        'Ν' => 'N',
+        'О' | 'Ο' => 'O',
+        'Р' | 'Ρ' => 'P',
+        'Ѕ' => 'S',
+        'Т' | 'Τ' => 'T',
+        'Х' | 'Χ' => 'X',
+        'Υ' | 'Ү' => 'Y',
+        'Ζ' => 'Z',
+        c => c,
+    }
+}
+
+/// The Latin small letter a lower-case Cyrillic, Greek or other letter looks like, with
+/// `i`, `l`, `1` and `|` made one, and `0` made `o`; else `c`.
+fn latin_small(c: char) -> char {
+    match c {
+        'а' | 'α' | 'ɑ' => 'a',
+        'ь' | 'в' => 'b',
+        'с' | 'ϲ' | 'ᴄ' => 'c',
+        'ԁ' => 'd',
+        'е' | 'ҽ' | 'ᴇ' => 'e',
+        'һ' => 'h',
+        'i' | 'і' | 'ι' | 'ı' | 'ӏ' | 'ǀ' | 'l' | '1' | '|' => 'l',
+        'ј' | 'ϳ' => 'j',
+        'к' | 'κ' => 'k',
+        'м' | 'ᴍ' => 'm',
+        'ո' => 'n',
+        'о' | 'ο' | 'օ' | '0' => 'o',
+        'р' | 'ρ' => 'p',
+        'ԛ' => 'q',
+        'ѕ' => 's',
+        'т' | 'τ' => 't',
+        'υ' | 'ս' => 'u',
+        'ν' | 'ѵ' => 'v',
+        'ԝ' => 'w',
+        'х' | 'χ' => 'x',
+        'у' => 'y',
+        c => c,
+    }
+}
+
+/// Where the cursor of a choice among `options` starts: on `wanted` (the server's
+/// default, else its first option) unless that choice reads like one of the client's own
+/// entries ([`looks_own`]); then on the client's own Decline when `decline` offers it,
+/// else on the client's own "(leave empty)" when `optional` offers it, else on the first
+/// option that reads like none of them.
+fn start_of(options: &[Choice], wanted: usize, optional: bool, decline: bool) -> usize {
+    if !options.get(wanted).is_some_and(|c| looks_own(c.label())) {
+        return wanted;
+    }
+    if decline {
+        options.len() + usize::from(optional)
+    } else if optional {
+        options.len()
+    } else {
+        options
+            .iter()
+            .position(|c| !looks_own(c.label()))
+            .unwrap_or(wanted)
+    }
+}
+
 /// Whether `field`, a form's only field, is asked as a choice, so that declining is one
 /// of its choices (any other one-field form declines from its review).
 fn is_choice(field: &Field) -> bool {
@@ -499,18 +641,20 @@ fn ask_field(
             p.confirm(label, &help, d).map(|b| Some(Value::Bool(b)))
         }
         FieldKind::Select { options, .. } => {
-            let mut labels: Vec<String> = options.iter().map(|c| one_line(c.label())).collect();
+            let mut labels: Vec<String> =
+                options.iter().map(|c| server_choice(c.label())).collect();
             if optional {
-                labels.push("(leave empty)".to_owned());
+                labels.push(LEAVE_EMPTY.to_owned());
             }
             if decline {
                 labels.push(DECLINE.to_owned());
             }
-            let start = now
+            let wanted = now
                 .as_ref()
                 .and_then(Value::as_str)
                 .and_then(|v| options.iter().position(|c| c.value == v))
                 .unwrap_or(0);
+            let start = start_of(options, wanted, optional, decline);
             let i = p.choose(&format!("{label} ({help})"), &labels, start)?;
             if decline && i + 1 == labels.len() {
                 return Err(End::Decline);
@@ -518,7 +662,7 @@ fn ask_field(
             Ok(options.get(i).map(|c| Value::from(c.value.as_ref())))
         }
         FieldKind::MultiSelect { options, .. } => {
-            let labels: Vec<String> = options.iter().map(|c| one_line(c.label())).collect();
+            let labels: Vec<String> = options.iter().map(|c| server_choice(c.label())).collect();
             let chosen: Vec<usize> = now
                 .as_ref()
                 .and_then(Value::as_array)
@@ -960,7 +1104,7 @@ mod tests {
             "note": {"type": "string", "title": "Note\nTo: savings", "description": "d1\nd2",
                      "default": "a\nb"},
             "size": {"type": "string", "title": "Size\r\nX", "default": "s",
-                     "oneOf": [{"const": "s", "title": "Small\nDecline"}, {"const": "l"}]},
+                     "oneOf": [{"const": "s", "title": "Small\nOK"}, {"const": "l"}]},
             "tags": {"type": "array", "title": "Tags\u{2028}Y", "default": ["x"],
                      "items": {"anyOf": [{"const": "x", "title": "X\rx"}, {"const": "y"}]}},
             "ok": {"type": "boolean", "title": "OK\u{2029}Z", "default": true},
@@ -998,7 +1142,7 @@ mod tests {
         }
         for line in [
             "  Note␤To: savings: a␤b",
-            "  Size␤X: Small␤Decline",
+            "  Size␤X: Small␤OK",
             "  Tags␤Y: X␤x",
         ] {
             assert!(
@@ -1015,6 +1159,148 @@ mod tests {
         // Other controls show as their pictures, and a line already given stays as it is.
         assert_eq!(one_line("a\u{b}b\u{c}c"), "a␋b␌c");
         assert_eq!(one_line(&one_line("a\nb\u{1b}[2Jc")), "a␤bc");
+    }
+
+    /// A one-choice form whose first option, titled `title`, answers `allow`, and whose
+    /// second, Deny, answers `deny`; `default` is the server's default.
+    fn look_alike_form(title: &str, default: Option<&str>) -> Value {
+        let mut field = json!({"type": "string", "oneOf": [
+            {"const": "allow", "title": title}, {"const": "deny", "title": "Deny"}]});
+        if let Some(d) = default {
+            field["default"] = json!(d);
+        }
+        json!({"type": "object", "properties": {"decision": field}, "required": ["decision"]})
+    }
+
+    #[test]
+    fn a_choice_that_reads_like_decline_never_starts_under_the_cursor() {
+        // Enter takes the choice under the cursor as it starts: the client's own Decline,
+        // whether the look-alike is the server's default or its first option.
+        for default in [Some("allow"), None] {
+            for title in [
+                DECLINE,
+                "Decline",
+                "DECLINE THIS FORM",
+                "Dеclinе (Cyrillic е)",
+            ] {
+                let form = look_alike_form(title, default);
+                assert_eq!(
+                    answer(form, "\n", true),
+                    Reply::Decline,
+                    "{title} {default:?}"
+                );
+            }
+        }
+        // A default that reads like none of them is taken as before.
+        let reply = answer(look_alike_form("Allow", Some("allow")), "\n", true);
+        let want = json!({"decision": "allow"});
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+        // Typed, the client's own entry comes before the server's that reads the same.
+        let reply = answer(
+            look_alike_form(DECLINE, None),
+            &format!("{DECLINE}\n"),
+            true,
+        );
+        assert_eq!(reply, Reply::Decline);
+        let reply = answer(look_alike_form("Allow", None), "deny\n", true);
+        let want = json!({"decision": "deny"});
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+    }
+
+    #[test]
+    fn the_cursor_of_a_choice_starts_on_the_clients_own_entry_before_a_look_alike() {
+        let form = read_schema(&look_alike_form("(Leave empty)", Some("allow")).to_string());
+        let form = form.unwrap();
+        let field = &form.fields()[0];
+        let Some(options) = field.kind.options() else {
+            panic!("a select");
+        };
+        // Options: 0 the look-alike, 1 Deny, then the client's own entries.
+        assert_eq!(
+            start_of(options, 0, true, true),
+            3,
+            "the client's own Decline"
+        );
+        assert_eq!(
+            start_of(options, 0, true, false),
+            2,
+            "the client's own (leave empty)"
+        );
+        assert_eq!(
+            start_of(options, 0, false, false),
+            1,
+            "the first that reads like none"
+        );
+        assert_eq!(
+            start_of(options, 1, true, true),
+            1,
+            "Deny, the server's default"
+        );
+    }
+
+    #[test]
+    fn what_reads_like_the_clients_own_entries() {
+        for own in [
+            DECLINE,
+            "Decline",
+            "✘ DECLINE",
+            "Declined",
+            "Ｄｅｃｌｉｎｅ",
+            "𝐃𝐞𝐜𝐥𝐢𝐧𝐞",
+            "Dеclinе",
+            "DÉCLINE",
+            "Dec1ine",
+            "DecIine",
+            "Dec\u{200b}line",
+            "Cancel",
+            "Cancel the request",
+            "Subrnit",
+            "Quit",
+            "(leave empty)",
+            "Leave  EMPTY",
+        ] {
+            assert!(looks_own(own), "{own}");
+        }
+        for server in [
+            "Allow",
+            "Deny",
+            "Yes",
+            "2031-07-02",
+            "Dec line",
+            "A1",
+            "equity",
+            "leave",
+            "empty",
+        ] {
+            assert!(!looks_own(server), "{server}");
+        }
+    }
+
+    #[test]
+    fn a_servers_choices_are_marked_and_the_clients_own_are_not() {
+        assert_eq!(server_choice(DECLINE), format!("│ {DECLINE}"));
+        assert_eq!(server_choice("a\nb"), "│ a␤b");
+        let form = read_schema(&broken_lines().to_string()).unwrap();
+        let mut p = Recorder::default();
+        fill(
+            &mut p,
+            Question {
+                server: None,
+                message: "",
+                form: &form,
+            },
+            true,
+        );
+        for option in ["│ Small␤OK", "│ l", "│ X␤x", "│ y"] {
+            assert!(
+                p.shown.contains(&option.to_owned()),
+                "{option} in {:?}",
+                p.shown
+            );
+        }
+        for own in ["Submit", "Decline", "Cancel"] {
+            assert!(p.shown.contains(&own.to_owned()), "{own} in {:?}", p.shown);
+        }
     }
 
     #[test]

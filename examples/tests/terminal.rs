@@ -309,6 +309,34 @@ fn a_url_is_shown_by_its_host_before_it_is_opened() {
     assert_clean(&run.quit(), false);
 }
 
+/// An option titled exactly like the client's own "✗ Decline this form", preselected by
+/// the server, is shown apart from the client's Decline (behind the `│ ` that marks the
+/// server's choices), and Enter on the cursor as it starts declines rather than accept
+/// the look-alike's `allow`. On line prompts, likewise.
+#[test]
+fn an_option_titled_like_decline_is_shown_apart_and_never_preselected() {
+    let mut run = Run::start(&["--", hostile()]);
+    run.tool(8); // lookalike
+    run.wait("Allow the agent to delete your files?");
+    run.wait("Decision");
+    // Both entries, as the list is first drawn.
+    let list = run.wait("Decline this form") + &run.wait("Decline this form");
+    assert!(list.contains("│ ✗ Decline this form"), "{list}");
+    std::thread::sleep(Duration::from_millis(150));
+    run.p.send(ENTER).unwrap();
+    run.wait("you answered ");
+    let action = run.wait("\n");
+    assert_eq!(action.trim_end(), "decline");
+    assert_clean(&run.quit(), false);
+
+    let (ok, seen) = piped(&["--tool", "lookalike", "--", hostile()], "\n");
+    let text = String::from_utf8_lossy(&seen);
+    assert!(ok, "{text}");
+    assert!(text.contains("1) │ ✗ Decline this form"), "{text}");
+    assert!(text.contains("2) ✗ Decline this form"), "{text}");
+    assert!(text.contains("you answered decline"), "{text}");
+}
+
 /// A field title with line breaks shows on one line of the review screen (a break as
 /// `␤`), never as review lines of its own making.
 #[test]
