@@ -5,14 +5,20 @@
 //! Every string a server sends — its name, message, field titles and descriptions,
 //! option titles, defaults, the URL of a page — goes through
 //! [`elicit_core::client::safe_text`] before it is printed: the prompters
-//! clean what they are given, so no caller can forget.
+//! clean what they are given, so no caller can forget. Only a server's message keeps its
+//! line breaks, every line of it behind `│ `; anything else of the server's that is placed
+//! in a line of the client's (a prompt, a help text, a choice, a review line) is kept on
+//! that one line by [`one_line`], a line break shown as `␤`, so that no server text can
+//! draw lines that pass for the client's own. In a list of choices every one of the
+//! server's is behind the same `│ ` ([`server_choice`]) and none of the client's own
+//! (Decline, Submit, Cancel, …) is, so no option can pass for the client's own whatever
+//! its title; and one that reads like them ([`looks_own`]) never starts under the cursor.
 
-use std::borrow::Cow;
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Mutex;
 
 use elicit_core::client::{Asker, Question, Reply, safe_text};
-use elicit_core::{Action, Field, FieldKind, Form, Strictness};
+use elicit_core::{Action, Choice, Field, FieldKind, Form, Strictness};
 use serde_json::{Map, Value};
 
 /// How the user left a prompt without answering it.
@@ -46,7 +52,8 @@ pub fn quit() -> ! {
 }
 
 /// The two ways to ask: `inquire` widgets on a terminal, plain lines otherwise. Every
-/// text given to a prompter is shown through [`safe_text`].
+/// text given to a prompter is shown through [`safe_text`]; all but the lines of
+/// [`Prompter::say`] are kept on one line each, through [`one_line`].
 pub trait Prompter {
     /// How to decline and cancel, in words to show under a form's message.
     fn keys(&self) -> &'static str;
@@ -76,7 +83,8 @@ pub trait Prompter {
         chosen: &[usize],
         check: &dyn Fn(&[usize]) -> Result<(), String>,
     ) -> Answer<Vec<usize>>;
-    /// Shows a line of output.
+    /// Shows a line of output (line breaks in it are kept: a caller puts a server's text
+    /// in it through [`one_line`] or behind a mark on every line).
     fn say(&mut self, line: &str);
 }
 
@@ -91,9 +99,9 @@ fn esc<T>(r: Result<T, inquire::InquireError>) -> Answer<T> {
     })
 }
 
-/// `texts` cleaned for the terminal.
+/// `texts` cleaned for the terminal, each on one line.
 fn cleaned(texts: &[String]) -> Vec<String> {
-    texts.iter().map(|t| safe_text(t).into_owned()).collect()
+    texts.iter().map(|t| one_line(t)).collect()
 }
 
 impl Prompter for Widgets {
@@ -102,7 +110,7 @@ impl Prompter for Widgets {
     }
 
     fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
-        esc(inquire::Select::new(&safe_text(prompt), cleaned(options))
+        esc(inquire::Select::new(&one_line(prompt), cleaned(options))
             .with_starting_cursor(start.min(options.len().saturating_sub(1)))
             .raw_prompt())
         .map(|o| o.index)
@@ -116,8 +124,8 @@ impl Prompter for Widgets {
         check: &dyn Fn(&str) -> Result<(), String>,
     ) -> Answer<String> {
         // `inquire` wants an owned validator; the check is run on the result instead.
-        let (prompt, help) = (safe_text(prompt), safe_text(help));
-        let default = default.map(safe_text);
+        let (prompt, help) = (one_line(prompt), one_line(help));
+        let default = default.map(one_line);
         // A refused answer comes back as typed, to be mended rather than typed again.
         let mut typed: Option<String> = None;
         loop {
@@ -129,7 +137,7 @@ impl Prompter for Widgets {
             match check(&answer) {
                 Ok(()) => return Ok(answer),
                 Err(e) => {
-                    eprintln!("  ✗ {}", safe_text(&e));
+                    eprintln!("  ✗ {}", one_line(&e));
                     typed = Some(answer);
                 }
             }
@@ -137,7 +145,7 @@ impl Prompter for Widgets {
     }
 
     fn confirm(&mut self, prompt: &str, help: &str, default: Option<bool>) -> Answer<bool> {
-        let (prompt, help) = (safe_text(prompt), safe_text(help));
+        let (prompt, help) = (one_line(prompt), one_line(help));
         let mut c = inquire::Confirm::new(&prompt).with_help_message(&help);
         if let Some(d) = default {
             c = c.with_default(d);
@@ -153,7 +161,7 @@ impl Prompter for Widgets {
         chosen: &[usize],
         check: &dyn Fn(&[usize]) -> Result<(), String>,
     ) -> Answer<Vec<usize>> {
-        let (prompt, help) = (safe_text(prompt), safe_text(help));
+        let (prompt, help) = (one_line(prompt), one_line(help));
         loop {
             let picked = esc(inquire::MultiSelect::new(&prompt, cleaned(options))
                 .with_help_message(&help)
@@ -162,7 +170,7 @@ impl Prompter for Widgets {
             let picked: Vec<usize> = picked.iter().map(|o| o.index).collect();
             match check(&picked) {
                 Ok(()) => return Ok(picked),
-                Err(e) => eprintln!("  ✗ {}", safe_text(&e)),
+                Err(e) => eprintln!("  ✗ {}", one_line(&e)),
             }
         }
     }
@@ -186,7 +194,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     fn line(&mut self, prompt: &str) -> Answer<String> {
-        print!("{} ", safe_text(prompt));
+        print!("{} ", one_line(prompt));
         let _ = std::io::stdout().flush();
         let mut line = String::new();
         match self.input.read_line(&mut line) {
@@ -214,7 +222,7 @@ impl<R: BufRead> Prompter for Lines<R> {
 
     fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
         let options = cleaned(options);
-        println!("{}", safe_text(prompt));
+        println!("{}", one_line(prompt));
         for (i, o) in options.iter().enumerate() {
             println!("  {}) {o}", i + 1);
         }
@@ -229,7 +237,13 @@ impl<R: BufRead> Prompter for Lines<R> {
             {
                 return Ok(n - 1);
             }
-            if let Some(i) = options.iter().position(|o| o.eq_ignore_ascii_case(line)) {
+            // The client's own entry first, then a server's by its text behind the mark.
+            let typed = |o: &str| o.eq_ignore_ascii_case(line);
+            if let Some(i) = options.iter().position(|o| typed(o)).or_else(|| {
+                options
+                    .iter()
+                    .position(|o| o.strip_prefix(SERVER_MARK).is_some_and(typed))
+            }) {
                 return Ok(i);
             }
             println!("  ✗ not one of the choices");
@@ -256,7 +270,7 @@ impl<R: BufRead> Prompter for Lines<R> {
             }
             match check(&line) {
                 Ok(()) => return Ok(line),
-                Err(e) => println!("  ✗ {}", safe_text(&e)),
+                Err(e) => println!("  ✗ {}", one_line(&e)),
             }
         }
     }
@@ -286,7 +300,7 @@ impl<R: BufRead> Prompter for Lines<R> {
         chosen: &[usize],
         check: &dyn Fn(&[usize]) -> Result<(), String>,
     ) -> Answer<Vec<usize>> {
-        println!("{}", safe_text(&format!("{prompt} ({help})")));
+        println!("{}", one_line(&format!("{prompt} ({help})")));
         for (i, o) in cleaned(options).iter().enumerate() {
             println!("  {}) {o}", i + 1);
         }
@@ -310,7 +324,7 @@ impl<R: BufRead> Prompter for Lines<R> {
                 Err(()) => println!("  ✗ numbers between 1 and {}", options.len()),
                 Ok(p) => match check(&p) {
                     Ok(()) => return Ok(p),
-                    Err(e) => println!("  ✗ {}", safe_text(&e)),
+                    Err(e) => println!("  ✗ {}", one_line(&e)),
                 },
             }
         }
@@ -456,6 +470,139 @@ fn current(field: &Field, answers: &Map<String, Value>) -> Option<Value> {
 /// The choice that declines a form whose only field is a choice.
 const DECLINE: &str = "✗ Decline this form";
 
+/// The client's own entry that leaves an optional choice empty.
+const LEAVE_EMPTY: &str = "(leave empty)";
+
+/// The mark before every one of a server's choices in a list, as before every line of its
+/// message: none of the client's own entries starts with it.
+pub const SERVER_MARK: &str = "│ ";
+
+/// A server's text as a choice in a list: on one line, behind [`SERVER_MARK`], so that it
+/// never reads exactly as one of the client's own entries, whatever it says.
+pub fn server_choice(text: &str) -> String {
+    format!("{SERVER_MARK}{}", one_line(text))
+}
+
+/// The beginnings of the words of the client's own entries that a server's choice may
+/// imitate: Decline (and "✗ Decline this form"), Cancel, Submit, Quit; "leave empty" is
+/// looked for as two words.
+const OWN_WORDS: [&str; 4] = ["declin", "cancel", "submit", "quit"];
+
+/// Whether a server's `text` reads like one of the client's own entries (Decline, Cancel,
+/// Submit, Quit, "(leave empty)"): one of its words as shown begins like one of theirs
+/// once its letters are folded, so that case, accents, fullwidth or mathematical letters,
+/// and Cyrillic or Greek letters that look Latin make no difference. Such a choice never
+/// starts under the cursor. The mark of [`server_choice`] is what tells a server's choice
+/// from the client's own; this only keeps the likeliest imitations one key further away
+/// than Enter.
+pub fn looks_own(text: &str) -> bool {
+    // As shown: escape sequences and invisible characters gone, line breaks as ␤.
+    let folded = look_alike(&one_line(text));
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let own = OWN_WORDS.map(look_alike);
+    words
+        .iter()
+        .any(|w| own.iter().any(|o| w.starts_with(o.as_str())))
+        || words
+            .windows(2)
+            .any(|w| w[0] == look_alike("leave") && w[1] == look_alike("empty"))
+}
+
+/// `text` as it looks rather than as it is written: compatibility forms (fullwidth,
+/// mathematical, ligatures) and accented letters decomposed and their marks dropped,
+/// Cyrillic and Greek letters that look Latin made Latin, lower case, and letters that
+/// look alike in a terminal made one (`i`, `l`, `1`, `|` are all `l`; `0` is `o`; `rn`
+/// is `m`).
+fn look_alike(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    let folded: String = text
+        .nfkd()
+        .filter(|c| !is_combining_mark(*c))
+        .map(latin_capital)
+        .flat_map(char::to_lowercase)
+        .map(latin_small)
+        .collect();
+    folded.replace("rn", "m")
+}
+
+/// The Latin capital a Cyrillic or Greek capital looks like, else `c`.
+fn latin_capital(c: char) -> char {
+    match c {
+        'А' | 'Α' => 'A',
+        'В' | 'Β' => 'B',
+        'С' | 'Ϲ' => 'C',
+        'Е' | 'Ε' => 'E',
+        'Н' | 'Η' => 'H',
+        'І' | 'Ι' | 'Ӏ' => 'I',
+        'Ј' => 'J',
+        'К' | 'Κ' => 'K',
+        'М' | 'Μ' => 'M',
+        'Ν' => 'N',
+        'О' | 'Ο' => 'O',
+        'Р' | 'Ρ' => 'P',
+        'Ѕ' => 'S',
+        'Т' | 'Τ' => 'T',
+        'Х' | 'Χ' => 'X',
+        'Υ' | 'Ү' => 'Y',
+        'Ζ' => 'Z',
+        c => c,
+    }
+}
+
+/// The Latin small letter a lower-case Cyrillic, Greek or other letter looks like, with
+/// `i`, `l`, `1` and `|` made one, and `0` made `o`; else `c`.
+fn latin_small(c: char) -> char {
+    match c {
+        'а' | 'α' | 'ɑ' => 'a',
+        'ь' | 'в' => 'b',
+        'с' | 'ϲ' | 'ᴄ' => 'c',
+        'ԁ' => 'd',
+        'е' | 'ҽ' | 'ᴇ' => 'e',
+        'һ' => 'h',
+        'i' | 'і' | 'ι' | 'ı' | 'ӏ' | 'ǀ' | 'l' | '1' | '|' => 'l',
+        'ј' | 'ϳ' => 'j',
+        'к' | 'κ' => 'k',
+        'м' | 'ᴍ' => 'm',
+        'ո' => 'n',
+        'о' | 'ο' | 'օ' | '0' => 'o',
+        'р' | 'ρ' => 'p',
+        'ԛ' => 'q',
+        'ѕ' => 's',
+        'т' | 'τ' => 't',
+        'υ' | 'ս' => 'u',
+        'ν' | 'ѵ' => 'v',
+        'ԝ' => 'w',
+        'х' | 'χ' => 'x',
+        'у' => 'y',
+        c => c,
+    }
+}
+
+/// Where the cursor of a choice among `options` starts: on `wanted` (the server's
+/// default, else its first option) unless that choice reads like one of the client's own
+/// entries ([`looks_own`]); then on the client's own Decline when `decline` offers it,
+/// else on the client's own "(leave empty)" when `optional` offers it, else on the first
+/// option that reads like none of them.
+fn start_of(options: &[Choice], wanted: usize, optional: bool, decline: bool) -> usize {
+    if !options.get(wanted).is_some_and(|c| looks_own(c.label())) {
+        return wanted;
+    }
+    if decline {
+        options.len() + usize::from(optional)
+    } else if optional {
+        options.len()
+    } else {
+        options
+            .iter()
+            .position(|c| !looks_own(c.label()))
+            .unwrap_or(wanted)
+    }
+}
+
 /// Whether `field`, a form's only field, is asked as a choice, so that declining is one
 /// of its choices (any other one-field form declines from its review).
 fn is_choice(field: &Field) -> bool {
@@ -474,8 +621,8 @@ fn ask_field(
     now: Option<Value>,
     decline: bool,
 ) -> Answer<Option<Value>> {
-    let label = field.label();
-    let help = hint(field);
+    let label = &one_line(field.label());
+    let help = one_line(&hint(field));
     let name = field.name.as_ref();
     let optional = !field.required;
     match &field.kind {
@@ -494,18 +641,20 @@ fn ask_field(
             p.confirm(label, &help, d).map(|b| Some(Value::Bool(b)))
         }
         FieldKind::Select { options, .. } => {
-            let mut labels: Vec<String> = options.iter().map(|c| c.label().to_owned()).collect();
+            let mut labels: Vec<String> =
+                options.iter().map(|c| server_choice(c.label())).collect();
             if optional {
-                labels.push("(leave empty)".to_owned());
+                labels.push(LEAVE_EMPTY.to_owned());
             }
             if decline {
                 labels.push(DECLINE.to_owned());
             }
-            let start = now
+            let wanted = now
                 .as_ref()
                 .and_then(Value::as_str)
                 .and_then(|v| options.iter().position(|c| c.value == v))
                 .unwrap_or(0);
+            let start = start_of(options, wanted, optional, decline);
             let i = p.choose(&format!("{label} ({help})"), &labels, start)?;
             if decline && i + 1 == labels.len() {
                 return Err(End::Decline);
@@ -513,7 +662,7 @@ fn ask_field(
             Ok(options.get(i).map(|c| Value::from(c.value.as_ref())))
         }
         FieldKind::MultiSelect { options, .. } => {
-            let labels: Vec<String> = options.iter().map(|c| c.label().to_owned()).collect();
+            let labels: Vec<String> = options.iter().map(|c| server_choice(c.label())).collect();
             let chosen: Vec<usize> = now
                 .as_ref()
                 .and_then(Value::as_array)
@@ -555,11 +704,12 @@ fn ask_field(
                 Value::String(s) => s,
                 other => other.to_string(),
             });
-            // The default is shown cleaned; taken as it is, it stands for the server's own.
-            let shown_default: Option<Cow<'_, str>> = default.as_deref().map(safe_text);
+            // The default is shown cleaned, on one line; taken as it is, it stands for the
+            // server's own.
+            let shown_default: Option<String> = default.as_deref().map(one_line);
             let original = |s: &str| -> String {
                 match (&default, &shown_default) {
-                    (Some(d), Some(shown)) if s == shown.as_ref() => d.clone(),
+                    (Some(d), Some(shown)) if s == shown.as_str() => d.clone(),
                     _ => s.to_owned(),
                 }
             };
@@ -580,7 +730,8 @@ fn ask_field(
 }
 
 /// Server text made safe and kept on one line (a line break shows as `␤`), for the
-/// client's own lines that name it: a server cannot start a line of the client's.
+/// client's own lines that name it: a server cannot start a line of the client's. It
+/// changes nothing it has already given.
 pub fn one_line(text: &str) -> String {
     safe_text(text)
         .chars()
@@ -640,24 +791,25 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
         match Reply::accept(form, Value::Object(answers.clone())) {
             Ok(reply) => return reply,
             // Not expected (each field was checked), but never sent unchecked: review.
-            Err(e) => p.say(&format!("  ✗ {e}")),
+            Err(e) => p.say(&format!("  ✗ {}", one_line(&e.to_string()))),
         }
     }
     loop {
         p.say("");
         p.say("Your answers:");
+        // One line per field, whatever line breaks its title or value holds.
         for field in form.fields() {
             p.say(&format!(
                 "  {}: {}",
-                field.label(),
-                shown(field, answers.get(field.name.as_ref()))
+                one_line(field.label()),
+                one_line(&shown(field, answers.get(field.name.as_ref())))
             ));
         }
         let mut menu = vec!["Submit".to_owned()];
         menu.extend(
             form.fields()
                 .iter()
-                .map(|f| format!("Change {}", f.label())),
+                .map(|f| format!("Change {}", one_line(f.label()))),
         );
         menu.push("Decline".to_owned());
         menu.push("Cancel".to_owned());
@@ -666,7 +818,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
             Err(end) => return ended(end),
             Ok(0) => match Reply::accept(form, Value::Object(answers.clone())) {
                 Ok(reply) => return reply,
-                Err(e) => p.say(&format!("  ✗ {e}")),
+                Err(e) => p.say(&format!("  ✗ {}", one_line(&e.to_string()))),
             },
             Ok(i) if i == decline => return Reply::Decline,
             Ok(i) if i > decline => return Reply::Cancel,
@@ -789,8 +941,8 @@ impl Asker for Terminal {
         let _one_at_a_time = self.lock.lock();
         eprintln!(
             "… {}: {}",
-            safe_text(server.unwrap_or("the server")),
-            safe_text(message)
+            one_line(server.unwrap_or("the server")),
+            one_line(message)
         );
     }
 
@@ -798,8 +950,8 @@ impl Asker for Terminal {
         let _one_at_a_time = self.lock.lock();
         eprintln!(
             "✗ {} asked something this client will not show: {}",
-            safe_text(server.unwrap_or("the server")),
-            safe_text(why)
+            one_line(server.unwrap_or("the server")),
+            one_line(why)
         );
     }
 }
@@ -884,6 +1036,271 @@ mod tests {
             reply,
             Reply::Accept(json!({"note": "a\u{7}b"}).as_object().unwrap().clone())
         );
+    }
+
+    /// A prompter that answers as Enter would (the starting choice, the default, the
+    /// choices already made) and keeps every text it is given.
+    #[derive(Default)]
+    struct Recorder {
+        /// Prompts, help texts, defaults and choices.
+        shown: Vec<String>,
+        /// The lines given to `say`.
+        said: Vec<String>,
+    }
+
+    impl Prompter for Recorder {
+        fn keys(&self) -> &'static str {
+            "(keys)"
+        }
+
+        fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
+            self.shown.push(prompt.to_owned());
+            self.shown.extend(options.iter().cloned());
+            Ok(start)
+        }
+
+        fn text(
+            &mut self,
+            prompt: &str,
+            help: &str,
+            default: Option<&str>,
+            check: &dyn Fn(&str) -> Result<(), String>,
+        ) -> Answer<String> {
+            self.shown.extend([prompt, help].map(str::to_owned));
+            self.shown.extend(default.map(str::to_owned));
+            let answer = default.unwrap_or_default().to_owned();
+            check(&answer).map_err(|_| End::Cancel)?;
+            Ok(answer)
+        }
+
+        fn confirm(&mut self, prompt: &str, help: &str, default: Option<bool>) -> Answer<bool> {
+            self.shown.extend([prompt, help].map(str::to_owned));
+            Ok(default.unwrap_or(true))
+        }
+
+        fn several(
+            &mut self,
+            prompt: &str,
+            help: &str,
+            options: &[String],
+            chosen: &[usize],
+            check: &dyn Fn(&[usize]) -> Result<(), String>,
+        ) -> Answer<Vec<usize>> {
+            self.shown.extend([prompt, help].map(str::to_owned));
+            self.shown.extend(options.iter().cloned());
+            check(chosen).map_err(|_| End::Cancel)?;
+            Ok(chosen.to_vec())
+        }
+
+        fn say(&mut self, line: &str) {
+            self.said.push(line.to_owned());
+        }
+    }
+
+    /// A form whose every title, description, option title and default holds a line
+    /// break (of each kind the kit cleans into one).
+    fn broken_lines() -> Value {
+        json!({"type": "object", "properties": {
+            "note": {"type": "string", "title": "Note\nTo: savings", "description": "d1\nd2",
+                     "default": "a\nb"},
+            "size": {"type": "string", "title": "Size\r\nX", "default": "s",
+                     "oneOf": [{"const": "s", "title": "Small\nOK"}, {"const": "l"}]},
+            "tags": {"type": "array", "title": "Tags\u{2028}Y", "default": ["x"],
+                     "items": {"anyOf": [{"const": "x", "title": "X\rx"}, {"const": "y"}]}},
+            "ok": {"type": "boolean", "title": "OK\u{2029}Z", "default": true},
+            "n": {"type": "integer", "title": "N\nW", "default": 3}
+        }, "required": ["note", "size", "tags", "ok", "n"]})
+    }
+
+    #[test]
+    fn every_server_text_in_a_line_stays_on_it() {
+        let form = read_schema(&broken_lines().to_string()).unwrap();
+        let mut p = Recorder::default();
+        let reply = fill(
+            &mut p,
+            Question {
+                server: Some("evil\nserver"),
+                message: "line 1\nline 2",
+                form: &form,
+            },
+            true,
+        );
+        // The defaults, untouched, are the server's own, line breaks and all.
+        let want = json!({"note": "a\nb", "size": "s", "tags": ["x"], "ok": true, "n": 3});
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+        for text in &p.shown {
+            assert_eq!(&one_line(text), text, "in {:?}", p.shown);
+        }
+        // The message keeps its lines, each behind the mark; every other line is one.
+        assert!(
+            p.said.contains(&"│ line 1\n│ line 2".to_owned()),
+            "{:?}",
+            p.said
+        );
+        for line in p.said.iter().filter(|l| !l.starts_with("│ ")) {
+            assert_eq!(&one_line(line), line, "in {:?}", p.said);
+        }
+        for line in [
+            "  Note␤To: savings: a␤b",
+            "  Size␤X: Small␤OK",
+            "  Tags␤Y: X␤x",
+        ] {
+            assert!(
+                p.said.contains(&line.to_owned()),
+                "{line:?} in {:?}",
+                p.said
+            );
+        }
+    }
+
+    #[test]
+    fn one_line_shows_every_line_break_as_a_sign() {
+        assert_eq!(one_line("a\r\nb\rc\u{2028}d\u{2029}e\nf"), "a␤b␤c␤d␤e␤f");
+        // Other controls show as their pictures, and a line already given stays as it is.
+        assert_eq!(one_line("a\u{b}b\u{c}c"), "a␋b␌c");
+        assert_eq!(one_line(&one_line("a\nb\u{1b}[2Jc")), "a␤bc");
+    }
+
+    /// A one-choice form whose first option, titled `title`, answers `allow`, and whose
+    /// second, Deny, answers `deny`; `default` is the server's default.
+    fn look_alike_form(title: &str, default: Option<&str>) -> Value {
+        let mut field = json!({"type": "string", "oneOf": [
+            {"const": "allow", "title": title}, {"const": "deny", "title": "Deny"}]});
+        if let Some(d) = default {
+            field["default"] = json!(d);
+        }
+        json!({"type": "object", "properties": {"decision": field}, "required": ["decision"]})
+    }
+
+    #[test]
+    fn a_choice_that_reads_like_decline_never_starts_under_the_cursor() {
+        // Enter takes the choice under the cursor as it starts: the client's own Decline,
+        // whether the look-alike is the server's default or its first option.
+        for default in [Some("allow"), None] {
+            for title in [
+                DECLINE,
+                "Decline",
+                "DECLINE THIS FORM",
+                "Dеclinе (Cyrillic е)",
+            ] {
+                let form = look_alike_form(title, default);
+                assert_eq!(
+                    answer(form, "\n", true),
+                    Reply::Decline,
+                    "{title} {default:?}"
+                );
+            }
+        }
+        // A default that reads like none of them is taken as before.
+        let reply = answer(look_alike_form("Allow", Some("allow")), "\n", true);
+        let want = json!({"decision": "allow"});
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+        // Typed, the client's own entry comes before the server's that reads the same.
+        let reply = answer(
+            look_alike_form(DECLINE, None),
+            &format!("{DECLINE}\n"),
+            true,
+        );
+        assert_eq!(reply, Reply::Decline);
+        let reply = answer(look_alike_form("Allow", None), "deny\n", true);
+        let want = json!({"decision": "deny"});
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+    }
+
+    #[test]
+    fn the_cursor_of_a_choice_starts_on_the_clients_own_entry_before_a_look_alike() {
+        let form = read_schema(&look_alike_form("(Leave empty)", Some("allow")).to_string());
+        let form = form.unwrap();
+        let field = &form.fields()[0];
+        let Some(options) = field.kind.options() else {
+            panic!("a select");
+        };
+        // Options: 0 the look-alike, 1 Deny, then the client's own entries.
+        assert_eq!(
+            start_of(options, 0, true, true),
+            3,
+            "the client's own Decline"
+        );
+        assert_eq!(
+            start_of(options, 0, true, false),
+            2,
+            "the client's own (leave empty)"
+        );
+        assert_eq!(
+            start_of(options, 0, false, false),
+            1,
+            "the first that reads like none"
+        );
+        assert_eq!(
+            start_of(options, 1, true, true),
+            1,
+            "Deny, the server's default"
+        );
+    }
+
+    #[test]
+    fn what_reads_like_the_clients_own_entries() {
+        for own in [
+            DECLINE,
+            "Decline",
+            "✘ DECLINE",
+            "Declined",
+            "Ｄｅｃｌｉｎｅ",
+            "𝐃𝐞𝐜𝐥𝐢𝐧𝐞",
+            "Dеclinе",
+            "DÉCLINE",
+            "Dec1ine",
+            "DecIine",
+            "Dec\u{200b}line",
+            "Cancel",
+            "Cancel the request",
+            "Subrnit",
+            "Quit",
+            "(leave empty)",
+            "Leave  EMPTY",
+        ] {
+            assert!(looks_own(own), "{own}");
+        }
+        for server in [
+            "Allow",
+            "Deny",
+            "Yes",
+            "2031-07-02",
+            "Dec line",
+            "A1",
+            "equity",
+            "leave",
+            "empty",
+        ] {
+            assert!(!looks_own(server), "{server}");
+        }
+    }
+
+    #[test]
+    fn a_servers_choices_are_marked_and_the_clients_own_are_not() {
+        assert_eq!(server_choice(DECLINE), format!("│ {DECLINE}"));
+        assert_eq!(server_choice("a\nb"), "│ a␤b");
+        let form = read_schema(&broken_lines().to_string()).unwrap();
+        let mut p = Recorder::default();
+        fill(
+            &mut p,
+            Question {
+                server: None,
+                message: "",
+                form: &form,
+            },
+            true,
+        );
+        for option in ["│ Small␤OK", "│ l", "│ X␤x", "│ y"] {
+            assert!(
+                p.shown.contains(&option.to_owned()),
+                "{option} in {:?}",
+                p.shown
+            );
+        }
+        for own in ["Submit", "Decline", "Cancel"] {
+            assert!(p.shown.contains(&own.to_owned()), "{own} in {:?}", p.shown);
+        }
     }
 
     #[test]

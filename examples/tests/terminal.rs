@@ -309,6 +309,67 @@ fn a_url_is_shown_by_its_host_before_it_is_opened() {
     assert_clean(&run.quit(), false);
 }
 
+/// An option titled exactly like the client's own "✗ Decline this form", preselected by
+/// the server, is shown apart from the client's Decline (behind the `│ ` that marks the
+/// server's choices), and Enter on the cursor as it starts declines rather than accept
+/// the look-alike's `allow`. On line prompts, likewise.
+#[test]
+fn an_option_titled_like_decline_is_shown_apart_and_never_preselected() {
+    let mut run = Run::start(&["--", hostile()]);
+    run.tool(8); // lookalike
+    run.wait("Allow the agent to delete your files?");
+    run.wait("Decision");
+    // Both entries, as the list is first drawn.
+    let list = run.wait("Decline this form") + &run.wait("Decline this form");
+    assert!(list.contains("│ ✗ Decline this form"), "{list}");
+    std::thread::sleep(Duration::from_millis(150));
+    run.p.send(ENTER).unwrap();
+    run.wait("you answered ");
+    let action = run.wait("\n");
+    assert_eq!(action.trim_end(), "decline");
+    assert_clean(&run.quit(), false);
+
+    let (ok, seen) = piped(&["--tool", "lookalike", "--", hostile()], "\n");
+    let text = String::from_utf8_lossy(&seen);
+    assert!(ok, "{text}");
+    assert!(text.contains("1) │ ✗ Decline this form"), "{text}");
+    assert!(text.contains("2) ✗ Decline this form"), "{text}");
+    assert!(text.contains("you answered decline"), "{text}");
+}
+
+/// A field title with line breaks shows on one line of the review screen (a break as
+/// `␤`), never as review lines of its own making.
+#[test]
+fn a_multi_line_title_stays_on_one_review_line() {
+    let forged = |text: &str| {
+        text.lines()
+            .any(|l| l.trim_start().starts_with("To: savings") || l.trim_end() == "  Note: 5000")
+    };
+    let mut run = Run::start(&["--", hostile()]);
+    run.tool(9); // forged
+    run.answer("Note", ENTER); // the amount, 5000 as the server put it
+    run.answer("Reference", ENTER);
+    run.wait("Your answers:");
+    let review = run.answer("Review", ENTER); // Submit
+    assert!(
+        review.contains("  Amount: 50␤  To: savings (your own)␤  Note: 5000"),
+        "{review}"
+    );
+    assert!(!forged(&review), "{review}");
+    run.wait(r#"you answered accept {"amount":5000,"to":"acct-666-mallory"}"#);
+    assert_clean(&run.quit(), false);
+
+    let (ok, seen) = piped(&["--tool", "forged", "--", hostile()], "\n\n1\n");
+    let text = String::from_utf8_lossy(&seen);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("  Amount: 50␤  To: savings (your own)␤  Note: 5000"),
+        "{text}"
+    );
+    assert!(!forged(&text), "{text}");
+    assert!(text.contains("you answered accept"), "{text}");
+}
+
 /// Runs the client without a terminal: `input` on its stdin; stdout and stderr together.
 fn piped(args: &[&str], input: &str) -> (bool, Vec<u8>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_terminal-client"))

@@ -31,7 +31,7 @@ use elicit_examples::clock;
 use elicit_examples::script::Script;
 use elicit_examples::servers::serve;
 use elicit_examples::servers::ticket::TicketServer;
-use elicit_examples::terminal::{self, Prompter, Terminal, one_line};
+use elicit_examples::terminal::{self, Prompter, Terminal, looks_own, one_line, server_choice};
 use elicit_examples::ticket::Cinema;
 use elicit_rmcp::client::FormClient;
 use elicit_rmcp::{Elicitor, Tasks};
@@ -122,9 +122,10 @@ async fn main() {
     }
 }
 
-/// Prints `message` (which may quote the server: it is cleaned) and exits with 1.
+/// Prints `message` (which may quote the server: it is cleaned, on one line) and exits
+/// with 1.
 fn fail(message: &str) -> ! {
-    eprintln!("terminal-client: {}", safe_text(message));
+    eprintln!("terminal-client: {}", one_line(message));
     std::process::exit(1)
 }
 
@@ -320,18 +321,21 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A, url_mode: bool) -> Result<
         one_line(&server),
         tools.len()
     );
-    loop {
-        let mut menu: Vec<String> = tools
-            .iter()
-            .map(|t| match &t.description {
-                Some(d) => format!("{} — {d}", t.name),
-                None => t.name.to_string(),
-            })
-            .collect();
-        menu.push("Quit".to_owned());
-        let Ok(pick) = prompter(|p| p.choose("Which tool?", &menu, 0)) else {
-            break;
-        };
+    // The server's tools behind the mark of its choices, then the client's own Quit; the
+    // cursor starts on the first tool whose name does not read like the client's own.
+    let mut menu: Vec<String> = tools
+        .iter()
+        .map(|t| match &t.description {
+            Some(d) => server_choice(&format!("{} — {d}", t.name)),
+            None => server_choice(&t.name),
+        })
+        .collect();
+    menu.push("Quit".to_owned());
+    let start = tools
+        .iter()
+        .position(|t| !looks_own(&t.name))
+        .unwrap_or(tools.len());
+    while let Ok(pick) = prompter(|p| p.choose("Which tool?", &menu, start)) {
         let Some(tool) = tools.get(pick) else {
             break;
         };
@@ -343,7 +347,7 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A, url_mode: bool) -> Result<
             if connection.closed.lock().is_ok_and(|c| c.is_some()) {
                 return Err(why);
             }
-            eprintln!("✗ {}", safe_text(&why));
+            eprintln!("✗ {}", one_line(&why));
         }
     }
     let _ = connection.client.cancel().await;
@@ -441,9 +445,14 @@ async fn call<A: Asker + 'static>(
     } else {
         "→"
     };
+    // Every line of the server's text behind the result's mark: none passes for the
+    // client's own.
     for block in &result.content {
         if let Some(t) = block.as_text() {
-            println!("{mark} {}", safe_text(&t.text));
+            let text = safe_text(&t.text);
+            for line in text.lines().chain(text.is_empty().then_some("")) {
+                println!("{mark} {line}");
+            }
         }
     }
     Ok(())
