@@ -897,8 +897,11 @@ fn options_on_a_text_field_keep_its_format_and_lengths() {
     let form = PurgeApproval::form();
     let long = format!("{}@example.com", "a".repeat(250));
     for (option, expected) in [
-        ("not an address", "format email"),
-        (long.as_str(), "at most 254 characters"),
+        ("not an address", "is not a valid email"),
+        (
+            long.as_str(),
+            "has 262 characters, outside min_length..=max_length (..=254)",
+        ),
     ] {
         let prepared = Prepared::new().options(
             "approver",

@@ -1,7 +1,7 @@
 //! The rules of the MCP form subset, checked on forms built at run time. Derived forms
 //! are checked at compile time by the derive and `crate::__private`.
 
-use crate::form::{Choice, Field, FieldKind, FormError};
+use crate::form::{Choice, Field, FieldKind, FormError, Format};
 
 pub(crate) fn check_fields(fields: &[Field]) -> Result<(), FormError> {
     if fields.is_empty() {
@@ -38,15 +38,8 @@ fn check_kind(kind: &FieldKind) -> Result<(), String> {
         } => {
             ordered(*min_length, *max_length, "min_length", "max_length")?;
             if let Some(d) = default {
-                let len = d.chars().count() as u64;
-                if min_length.is_some_and(|m| len < m) || max_length.is_some_and(|m| len > m) {
-                    return Err("the default's length is outside min_length..=max_length".into());
-                }
-                if let Some(f) = format
-                    && !f.accepts(d)
-                {
-                    return Err(format!("the default is not a valid {f}"));
-                }
+                text_fits(d, *format, *min_length, *max_length)
+                    .map_err(|why| format!("the default {why}"))?;
             }
         }
         FieldKind::Integer {
@@ -126,6 +119,29 @@ fn check_kind(kind: &FieldKind) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether `text` is a value of a text field with `format` and lengths `min..=max`;
+/// else what is wrong, to follow "the default" or "option …".
+pub(crate) fn text_fits(
+    text: &str,
+    format: Option<Format>,
+    min: Option<u64>,
+    max: Option<u64>,
+) -> Result<(), String> {
+    let len = text.chars().count() as u64;
+    if min.is_some_and(|m| len < m) || max.is_some_and(|m| len > m) {
+        let bound = |b: Option<u64>| b.map_or(String::new(), |b| b.to_string());
+        return Err(format!(
+            "has {len} characters, outside min_length..=max_length ({}..={})",
+            bound(min),
+            bound(max)
+        ));
+    }
+    match format {
+        Some(f) if !f.accepts(text) => Err(format!("is not a valid {f}")),
+        _ => Ok(()),
+    }
 }
 
 fn ordered<T: PartialOrd>(lo: Option<T>, hi: Option<T>, a: &str, b: &str) -> Result<(), String> {

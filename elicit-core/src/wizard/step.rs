@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::form::{Choice, Choices, Field, FieldKind, Form, FormError, Format};
+use crate::form::{Choice, Choices, Field, FieldKind, Form, FormError};
 
 /// Per field, the choices a `Prepared` offers.
 type Offers = Vec<(Cow<'static, str>, Choices)>;
@@ -421,18 +421,15 @@ impl Prepared {
                 } => {
                     // Each choice is a value the field itself would take.
                     for choice in choices.iter() {
-                        let length = choice.value.chars().count() as u64;
-                        let fits = min_length.is_none_or(|min| length >= min)
-                            && max_length.is_none_or(|max| length <= max)
-                            && format.is_none_or(|f| f.accepts(&choice.value));
-                        if !fits {
-                            return Err(format!(
-                                "option {:?} for field `{name}` is not a value the field \
-                                 takes ({})",
-                                cut(&choice.value),
-                                text_rules(*format, *min_length, *max_length)
-                            ));
-                        }
+                        crate::form::rules::text_fits(
+                            &choice.value,
+                            *format,
+                            *min_length,
+                            *max_length,
+                        )
+                        .map_err(|why| {
+                            format!("option {:?} for field `{name}` {why}", choice.value)
+                        })?;
                     }
                     FieldKind::Select {
                         options: choices.take(),
@@ -530,29 +527,6 @@ impl Prepared {
 }
 
 /// The choices of `form`'s field `name` (none when it has no such select).
-/// `text` cut to 40 characters, to quote it in a message.
-fn cut(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
-}
-
-/// The rules of a text field, in words: its format and lengths.
-fn text_rules(format: Option<Format>, min: Option<u64>, max: Option<u64>) -> String {
-    let mut rules = Vec::new();
-    if let Some(format) = format {
-        rules.push(format!("format {format}"));
-    }
-    match (min, max) {
-        (Some(min), Some(max)) => rules.push(format!("{min} to {max} characters")),
-        (Some(min), None) => rules.push(format!("at least {min} characters")),
-        (None, Some(max)) => rules.push(format!("at most {max} characters")),
-        (None, None) => {}
-    }
-    rules.join(", ")
-}
-
 fn options_of<'f>(form: &'f Form, name: &str) -> &'f [Choice] {
     form.field(name)
         .and_then(|f| f.kind.options())
