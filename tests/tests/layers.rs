@@ -84,6 +84,45 @@ fn modules_depend_one_way() {
 }
 
 /// The check itself sees both spellings.
+/// Only the engine's exchange knows the channels: no other code of `engine/` branches on
+/// the call's channel (`if`/`match` on it, or a comparison), so a new way of asking is
+/// added in one place. Building a call on a channel (`Channel::Task` in `into_task`) and
+/// reading it (`Call::channel`) are not branches.
+#[test]
+fn only_the_exchange_branches_on_the_channel() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../elicit-core/src/engine");
+    let mut paths = Vec::new();
+    files(&src, &mut paths);
+    let mut problems = Vec::new();
+    for path in paths {
+        if path.ends_with("exchange.rs") || path.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            let branches = [
+                "match self.channel",
+                "channel ==",
+                "channel !=",
+                "== Channel::",
+                "!= Channel::",
+                "Channel::Push =>",
+                "Channel::Rounds =>",
+                "Channel::Task =>",
+            ];
+            if branches.iter().any(|b| code.contains(b)) {
+                problems.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "branches on the channel outside the exchange:\n{}",
+        problems.join("\n")
+    );
+}
+
 #[test]
 fn named_modules_reads_paths_and_groups() {
     let names = named_modules("use crate::form::Form;\nuse crate::{answer::X, seal};");

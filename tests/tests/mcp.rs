@@ -835,7 +835,7 @@ async fn mrtr_named_keys() {
         panic!("asks")
     };
     assert!(first.input_requests.unwrap().contains_key("user_name"));
-    // An invalid answer is asked again under the same key.
+    // An invalid answer is asked again under the next key.
     let mut params = call("greet", json!({}));
     params.request_state = first.request_state;
     params.input_responses = Some(BTreeMap::from([(
@@ -848,7 +848,7 @@ async fn mrtr_named_keys() {
     };
     let requests = serde_json::to_value(again.input_requests.unwrap()).unwrap();
     assert!(
-        requests["user_name"]["params"]["message"]
+        requests["user_name.1"]["params"]["message"]
             .as_str()
             .unwrap()
             .contains("Your name?")
@@ -1013,7 +1013,7 @@ async fn mrtr_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
     .await;
     let (requests, state2) = asked(&second);
     let keys: Vec<&str> = requests.iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(keys, ["client_roots", "user_name"]);
+    assert_eq!(keys, ["client_roots", "user_name.1"]);
     let message = requests[1].1["params"]["message"].as_str().unwrap();
     assert!(
         message.contains("expected text, got a number") && message.ends_with("What is your name?"),
@@ -1026,7 +1026,7 @@ async fn mrtr_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
         Some(&state2),
         vec![
             (
-                "user_name",
+                "user_name.1",
                 json!({"action": "accept", "content": {"name": "Alice"}}),
             ),
             (
@@ -1221,12 +1221,12 @@ async fn answers_nobody_asked_for_never_approve() {
         "purge_old_logs",
         args.clone(),
         None,
-        vec![("ask0.0", APPROVE(30))],
+        vec![("ask0", APPROVE(30))],
     )
     .await
     .unwrap();
     let (requests, state) = asked(&first);
-    assert_eq!(requests[0].0, "ask0.0");
+    assert_eq!(requests[0].0, "ask0");
     assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
     // With a valid state, an answer under a key this round did not ask is ignored too.
     let again = round_with(

@@ -67,15 +67,6 @@ impl fmt::Display for Action {
 }
 
 impl<T> Elicitation<T> {
-    /// The accepted value, if any.
-    #[cfg(feature = "seal")]
-    pub(crate) fn accepted(self) -> Option<T> {
-        match self {
-            Elicitation::Accept(v) => Some(v),
-            _ => None,
-        }
-    }
-
     /// The action this outcome stands for.
     pub fn action(&self) -> Action {
         match self {

@@ -22,6 +22,8 @@ pub(crate) use elicitation::split_result;
 pub(crate) use elicitation::split_result_owned;
 pub use elicitation::{Action, Elicitation};
 pub use error::{AnswerError, FieldError, Problem, ValidationErrors};
+#[cfg(test)]
+pub(crate) use validate::CHECKED;
 pub use validate::Strictness;
 
 use serde::de::DeserializeOwned;

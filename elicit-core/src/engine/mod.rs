@@ -16,6 +16,14 @@
 //! - **task** (2026-07-28 with the Tasks extension): the adapter puts each question in the
 //!   task and awaits the answer `tasks/update` brings ([`Transport::send`] again).
 //!
+//! Whatever is asked (a form, a yes/no question, a page by URL, a batch, a wizard) is
+//! carried the same way on each channel: pushed, one request at a time, each until it has
+//! a valid answer; in a task, every request of a batch at once; in rounds, every request
+//! still unanswered in one `input_required` result. An invalid answer is asked again under
+//! the next key (`ask0`, then `ask0.1`, `ask0.2`), the problems above the message, and
+//! each answer is validated once: what rounds replay from the state is read as it was
+//! validated.
+//!
 //! The tool body must be deterministic given its arguments and the answers: in rounds it
 //! is replayed once per round. Do side effects after the last question.
 //!
@@ -77,8 +85,12 @@ use crate::seal::{MemoryStore, RedeemStore, Redemption};
 
 mod ask;
 mod error;
+mod exchange;
 mod profile;
+mod questions;
 mod state;
+#[cfg(test)]
+mod tests;
 
 pub use ask::{Input, InputAnswer};
 use error::json_string;
@@ -419,9 +431,8 @@ pub struct Request {
     pub method: String,
     /// The params as JSON text, a form's fields in declaration order.
     pub params: String,
-    /// In rounds, a digest of the method and params as sent: equal for equal questions
-    /// (a cache key for an adapter that parses questions into its SDK's types). Empty
-    /// for a question pushed or asked in a task.
+    /// A digest of the method and params as sent: equal for equal questions (a cache
+    /// key for an adapter that parses questions into its SDK's types).
     pub digest: String,
     /// The digest of the question it answers (without a problem shown above it): what
     /// the round's state pins.

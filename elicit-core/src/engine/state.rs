@@ -36,16 +36,9 @@ pub(super) struct Saved {
 pub(super) struct Pending {
     /// Which question (its position in the log).
     pub(super) index: usize,
-    /// Answers that failed so far.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub(super) failed: u32,
-    /// The last problem, shown above the form when asking again.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) problem: Option<String>,
-    /// Whether the form is asked brought down to text, checkboxes and selects (the
-    /// client accepted it without answering anything).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub(super) text: bool,
+    /// The tries of each question that failed so far or was asked again, by its key.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) tries: BTreeMap<String, Try>,
     /// A wizard's state between its steps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) wizard: Option<WizardState>,
@@ -59,6 +52,19 @@ pub(super) struct Pending {
     pub(super) asked: BTreeMap<String, String>,
 }
 
+/// How a question's attempt stands: the answers that failed, the last problem (shown
+/// above the form when it is asked again), and whether it is asked brought down to text,
+/// checkboxes and selects (the client accepted it without answering anything).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Try {
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(super) failed: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) problem: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(super) text: bool,
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -67,9 +73,7 @@ impl Pending {
     pub(super) fn new(index: usize) -> Pending {
         Pending {
             index,
-            failed: 0,
-            problem: None,
-            text: false,
+            tries: BTreeMap::new(),
             wizard: None,
             answered: BTreeMap::new(),
             asked: BTreeMap::new(),

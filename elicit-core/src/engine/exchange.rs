@@ -1,0 +1,127 @@
+//! The one exchange of a question with the client, and the only code that knows the
+//! channels: pushed, a question is sent and its answer awaited in place; in a task, the
+//! questions of a batch are sent together and awaited; in rounds, the answer comes from
+//! the log of earlier rounds or from this retry's `inputResponses`, and a question still
+//! waiting for its answer ends the round, its attempt sealed into `requestState`.
+//!
+//! A [`Question`] knows what it asks and how to read an answer; it never asks which
+//! channel it is on. Its attempt (answers so far, failed tries, the problem to show, a
+//! wizard's state) lives in the question itself: on the stack while it is pushed or
+//! asked in a task, sealed in [`Pending`] between rounds.
+
+use serde_json::Value;
+
+use super::state::Pending;
+use super::{Call, Channel, Halt, Request, Transport};
+
+/// Where a question stands.
+pub(super) enum Next<A> {
+    /// These requests wait for their answers.
+    Ask(Vec<Request>),
+    /// Every answer is in.
+    Done(A),
+}
+
+/// One question of a call, as the exchange drives it.
+pub(super) trait Question {
+    /// What the asker gets.
+    type Answer;
+
+    /// The digest its answer is logged under in rounds: an answer logged for another
+    /// question at the same place is not taken for its own. Empty: any (a wizard, whose
+    /// log is replayed against its context).
+    fn pin(&self) -> &str;
+
+    /// The answer read from what [`log`](Self::log) wrote in an earlier round (sealed,
+    /// so read as it was validated then).
+    fn replay(&mut self, logged: Value) -> Result<Self::Answer, Halt>;
+
+    /// Takes up the attempt an earlier round sealed.
+    fn resume(&mut self, pending: &mut Pending) -> Result<(), Halt>;
+
+    /// What it waits for, or its answer once every request has one.
+    fn next(&mut self) -> Result<Next<Self::Answer>, Halt>;
+
+    /// Reads the client's result to the request `key`: an answer, or a reason to ask
+    /// again (then [`next`](Self::next) asks it).
+    fn take(&mut self, key: &str, result: Value) -> Result<(), Halt>;
+
+    /// What the log keeps of its answer, for the rounds after this one; asked once it
+    /// is done.
+    fn log(&mut self) -> Result<Value, Halt>;
+
+    /// Its attempt, sealed while it waits for answers (the question at `index`).
+    fn pending(&mut self, index: usize) -> Pending;
+}
+
+impl Call {
+    /// Asks `question` on the call's channel, up to its answer.
+    pub(super) async fn exchange<Q: Question>(
+        &mut self,
+        to: &impl Transport,
+        index: usize,
+        mut question: Q,
+    ) -> Result<Q::Answer, Halt> {
+        match self.channel {
+            Channel::Rounds => self.round(index, question),
+            channel => loop {
+                let requests = match question.next()? {
+                    Next::Done(answer) => return Ok(answer),
+                    Next::Ask(requests) => requests,
+                };
+                if channel == Channel::Task {
+                    // All at once: a task waits on every question in one `tasks/get`.
+                    let keys: Vec<String> = requests.iter().map(|r| r.key.clone()).collect();
+                    let sent = requests.into_iter().map(|request| to.send(request));
+                    let results = futures_util::future::join_all(sent).await;
+                    for (key, result) in keys.iter().zip(results) {
+                        question.take(key, result?)?;
+                    }
+                } else if let Some(request) = requests.into_iter().next() {
+                    // One at a time, each until it has its answer.
+                    let key = request.key.clone();
+                    let result = to.send(request).await?;
+                    question.take(&key, result)?;
+                }
+            },
+        }
+    }
+
+    /// One round of `question`: its logged answer; else its attempt so far, the answers
+    /// this retry brings to what the last round asked, and either its answer (logged)
+    /// or the round's end with what it still waits for.
+    fn round<Q: Question>(&mut self, index: usize, mut question: Q) -> Result<Q::Answer, Halt> {
+        if let Some(logged) = self.logged(index, question.pin()) {
+            return question.replay(logged);
+        }
+        if let Some(pending) = self.pending(index) {
+            question.resume(pending)?;
+        }
+        // Each request is read once a retry: what is asked again, or next, waits for the
+        // next round.
+        let mut next = question.next()?;
+        if let Next::Ask(requests) = &next {
+            let mut took = false;
+            for request in requests {
+                if let Some(result) = self.response(index, &request.key, &request.pin) {
+                    question.take(&request.key, result)?;
+                    took = true;
+                }
+            }
+            if took {
+                next = question.next()?;
+            }
+        }
+        match next {
+            Next::Done(answer) => {
+                let logged = question.log()?;
+                self.log(logged, question.pin().to_owned());
+                Ok(answer)
+            }
+            Next::Ask(requests) => {
+                let pending = question.pending(index);
+                self.suspend(pending, requests)
+            }
+        }
+    }
+}
