@@ -338,8 +338,8 @@ fn each_key<K: Keys>(
                         key_list(K::allowed_on(place)),
                     ),
                 ),
-                // The former opt-in reading path: every answer is now read by the type's
-                // own `Deserialize` in every build, so the flag is taken and changes nothing.
+                // `#[elicit(deserialize)]` is taken and changes nothing: every answer is
+                // read by the type's own `Deserialize`.
                 None if place == Place::Type && ident == "deserialize" && value.is_none() => {}
                 None => cx.error(
                     span,

@@ -31,8 +31,8 @@
 //! [`service_middleware`].
 //!
 //! Every accepted socket gets TCP_NODELAY: without it a reply written in two pieces
-//! (an SSE event, then the chunk terminator) waits for the client's delayed ACK, about
-//! 40 ms per response on a reused connection.
+//! (an SSE event, then the chunk terminator) waits for the client's delayed ACK on a
+//! reused connection.
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -74,8 +74,9 @@ const MAX_BODY: usize = 4 * 1024 * 1024;
 /// The default of [`HttpOptions::max_inflight_body_bytes`].
 const DEFAULT_MAX_INFLIGHT_BODY: usize = 64 * 1024 * 1024;
 
-/// The default of [`HttpOptions::max_sessions`]: 512 live push-era sessions, about
-/// 62 KB each (mostly the channels rmcp opens per session), so at most some 32 MB.
+/// The default of [`HttpOptions::max_sessions`]: 512 live push-era sessions. Each holds
+/// the channels rmcp opens for it, so the cap bounds their memory (BENCHMARKS.md lists
+/// what an idle session costs).
 const DEFAULT_MAX_SESSIONS: usize = 512;
 /// The default of [`HttpOptions::max_sessions_per_principal`].
 const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL: usize = 64;
@@ -329,8 +330,9 @@ impl HttpOptions {
     /// its result is answered with SSE either way, so nothing is lost; sessions of the
     /// push era (2025-06-18, 2025-11-25) keep their SSE streams.
     ///
-    /// JSON is one write instead of an SSE stream's two: in BENCHMARKS.md it saves
-    /// 20–25 µs of server CPU a round and 0.3 ms at p99 (8 clients, ticket wizard).
+    /// JSON is one write instead of an SSE stream's two, so a round costs the server less
+    /// and its latency is lower (BENCHMARKS.md, end to end): a switch for servers whose
+    /// clients all take it.
     pub fn json_responses(mut self, json: bool) -> HttpOptions {
         self.json_responses = json;
         self
@@ -396,7 +398,7 @@ impl std::error::Error for RemoteBindRefused {}
 /// `make` runs for every session, and for every request of a 2026-07-28 client: build
 /// the handler once and hand out clones (`move || server.clone()`), rather than a new
 /// one each time (rmcp's `#[tool_router]` checks every tool's name while it builds the
-/// router: about a sixth of a bare tool call's server CPU, measured in BENCHMARKS.md).
+/// router, a large part of a bare tool call's work).
 pub fn service<S, F>(make: F, options: &HttpOptions) -> StreamableHttpService<S, CappedSessions>
 where
     S: ServerHandler + Send + 'static,

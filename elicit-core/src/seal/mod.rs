@@ -43,9 +43,7 @@
 //! each as its length (8 bytes, big-endian) and its bytes: principal, method, name, and
 //! the arguments as canonical JSON (see [`Binding::new`]). So the version, the key id
 //! and the binding are all authenticated without being stored.
-//! (`v1` tokens, from before 0.1's release, bound a SHA-256 digest of the binding
-//! instead, `v2` tokens had no time of sealing, and `v3` tokens were sealed with
-//! XChaCha20-Poly1305; none of them opens any more.) Tokens longer than 64 KiB are
+//! Tokens of other versions (`v1` to `v3`) do not open. Tokens longer than 64 KiB are
 //! refused before any decoding, and never produced.
 //!
 //! A token sealed for another binding fails authentication exactly like a changed
@@ -55,8 +53,9 @@
 //! cannot hand out states that live longer elsewhere.
 //!
 //! Within its lifetime a token opens as often as it is presented: the cipher alone
-//! cannot make it single use. The rmcp adapter (`elicit_rmcp`) records each
-//! state it opens in a [`RedeemStore`] and refuses the second redemption.
+//! cannot make it single use. The question engine ([`engine`](crate::engine), which
+//! `elicit_rmcp` runs) records each state it opens in a [`RedeemStore`] and refuses the
+//! second redemption.
 //!
 //! # Keys and rotation
 //!

@@ -23,7 +23,8 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 /// unreachable, redemptions fail and states are refused (single use cannot be promised
 /// without the record).
 ///
-/// Give it to the adapter (`elicit_rmcp::Elicitor::with_store`), or redeem with it yourself:
+/// Give it to the question engine ([`Engine::with_store`](crate::engine::Engine::with_store),
+/// or `elicit_rmcp::Elicitor::with_store`), or redeem with it yourself:
 ///
 /// ```no_run
 /// use elicit_core::seal::{RedeemStore, Redemption, RedisStore};
@@ -170,8 +171,7 @@ impl RedisStore {
 /// while a pipeline is out wait for its replies and go together in the next. So the
 /// rounds in progress cost the connection one write and one read between them, not one
 /// each, and `redis-server` is woken once for all of them. A redemption that comes while
-/// a pipeline is out waits at most that pipeline's round trip longer (BENCHMARKS.md: the
-/// server's CPU a Redis round fell by 15 µs, p99 did not move).
+/// a pipeline is out waits at most that pipeline's round trip longer.
 async fn pipeline(
     mut redemptions: mpsc::UnboundedReceiver<Redeeming>,
     mut connection: ConnectionManager,

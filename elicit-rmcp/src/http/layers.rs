@@ -446,7 +446,7 @@ mod tests {
     /// The layers add a little to each request's future, not a second copy of rmcp's:
     /// an `async fn` given the request's future as an argument keeps it twice (as the
     /// argument, and inside what it awaits), and each request's future is moved whole a
-    /// few times on its way to the runtime (it was 16.9 KB for the ticket server so).
+    /// few times on its way to the runtime.
     #[test]
     fn a_request_future_holds_rmcp_s_once() {
         #[derive(Clone)]
