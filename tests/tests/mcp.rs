@@ -7,87 +7,38 @@
 //! channel of `Session` is tested in `tasks.rs`.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_core::seal::{Key, Keyring, Sealer};
-use elicit_examples::servers::purge::{PurgeServer, SAMPLE_AGES, create_samples};
+use elicit_examples::servers::purge::SAMPLE_AGES;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::servers::trip::{Inventory, TripServer};
 use elicit_examples::ticket::Cinema;
 use elicit_rmcp::Elicitor;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
-    ElicitRequestParams, ElicitResult, Implementation, ProtocolVersion,
+    CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig, ElicitRequestParams,
+    ElicitResult, Implementation, ProtocolVersion,
 };
-use rmcp::service::{RequestContext, RoleClient, RunningService, ServiceError};
+use rmcp::service::{RequestContext, RoleClient, ServiceError};
 use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
 mod support;
 use support::*;
 
-/// The body of a one-tool test server: runs with the call's `Session`.
-type Body = for<'a> fn(
-    &'a mut elicit_rmcp::Session,
-) -> std::pin::Pin<
-    Box<dyn std::future::Future<Output = Result<CallToolResult, elicit_rmcp::Halt>> + Send + 'a>,
->;
-
-/// A server whose every tool call runs `body` in a session of its `Elicitor`.
-#[derive(Clone)]
-struct OneTool(Elicitor, Body);
-
-impl ServerHandler for OneTool {
-    fn get_info(&self) -> rmcp::model::ServerConfig {
-        rmcp::model::ServerConfig::new(
-            rmcp::model::ServerCapabilities::builder()
-                .enable_tools()
-                .build(),
-        )
-    }
-
-    async fn list_tools(
-        &self,
-        _: Option<rmcp::model::PaginatedRequestParams>,
-        _: RequestContext<rmcp::service::RoleServer>,
-    ) -> Result<rmcp::model::ListToolsResult, ErrorData> {
-        Ok(rmcp::model::ListToolsResult::default())
-    }
-
-    async fn call_tool(
-        &self,
-        params: CallToolRequestParams,
-        ctx: RequestContext<rmcp::service::RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let mut s = self.0.tool(&ctx, &params)?;
-        let result = (self.1)(&mut s).await;
-        s.finish(result)
-    }
-}
-
-fn trip_server() -> (TripServer, Arc<Mutex<Inventory>>) {
-    let inventory = Arc::new(Mutex::new(Inventory::demo()));
-    (TripServer::new(elicitor(), inventory.clone()), inventory)
-}
-
+/// Books a trip on `date` with a client of `era` giving `answers`: the call's text, the
+/// client, and the dates booked.
 async fn book_trip(
     era: Era,
     date: &str,
     answers: Vec<Value>,
-) -> (Result<String, ServiceError>, Scripted, Vec<String>) {
+) -> (Result<String, ServiceError>, TestClient, Vec<String>) {
     let (server, inventory) = trip_server();
-    let client = Scripted::new(era, answers);
-    let running = connect(server, client.clone(), era).await;
-    let result = tokio::time::timeout(
-        LIMIT,
-        running.call_tool(call("book-trip", json!({"date": date}))),
-    )
-    .await
-    .expect("bounded");
+    let client = TestClient::scripted(server, era, answers).await;
+    let result = client.call("book-trip", json!({"date": date})).await;
     let booked = inventory.lock().unwrap().booked().to_vec();
-    (result.map(|r| text(&r)), client, booked)
+    (result, client, booked)
 }
 
 #[tokio::test]
@@ -192,12 +143,11 @@ async fn book_trip_client_without_elicitation() {
     for era in ALL_ERAS {
         let (server, _) = trip_server();
         let client = Scripted::new(era, vec![]).with_capabilities(json!({}));
-        let running = connect(server, client.clone(), era).await;
-        let result = running
-            .call_tool(call("book-trip", json!({"date": "2025-02-01"})))
-            .await
-            .unwrap();
-        assert!(text(&result).contains("cannot show forms"), "{era:?}");
+        let client = TestClient::start(server, client).await;
+        let result = client
+            .call("book-trip", json!({"date": "2025-02-01"}))
+            .await;
+        assert!(result.unwrap().contains("cannot show forms"), "{era:?}");
         assert!(client.asked().is_empty());
     }
 }
@@ -208,65 +158,28 @@ async fn book_trip_url_only_client_gets_no_form() {
         let (server, _) = trip_server();
         let client =
             Scripted::new(era, vec![]).with_capabilities(json!({"elicitation": {"url": {}}}));
-        let running = connect(server, client.clone(), era).await;
-        let result = running
-            .call_tool(call("book-trip", json!({"date": "2025-02-01"})))
-            .await
-            .unwrap();
-        assert!(text(&result).contains("cannot show forms"), "{era:?}");
+        let client = TestClient::start(server, client).await;
+        let result = client
+            .call("book-trip", json!({"date": "2025-02-01"}))
+            .await;
+        assert!(result.unwrap().contains("cannot show forms"), "{era:?}");
         assert!(client.asked().is_empty());
     }
 }
 
 // ---------------------------------------------------------------- purge-approval
 
-struct Logs(PathBuf);
-
-impl Logs {
-    fn new(name: &str) -> Logs {
-        let dir = std::env::temp_dir().join(format!("elicit-purge-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        create_samples(&dir).unwrap();
-        Logs(dir)
-    }
-
-    fn count(&self, repo: &str) -> usize {
-        std::fs::read_dir(self.0.join(repo)).unwrap().count()
-    }
-}
-
-impl Drop for Logs {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-async fn purge(
-    logs: &Logs,
-    era: Era,
-    args: Value,
-    answers: Vec<Value>,
-) -> (Result<String, ServiceError>, Scripted) {
-    let server = PurgeServer::new(elicitor(), logs.0.clone());
-    let client = Scripted::new(era, answers);
-    let running = connect(server, client.clone(), era).await;
-    let result = tokio::time::timeout(LIMIT, running.call_tool(call("purge_old_logs", args)))
-        .await
-        .expect("bounded");
-    (result.map(|r| text(&r)), client)
-}
-
 #[tokio::test]
 async fn purge_dry_run_only_reports() {
     let logs = Logs::new("dry");
     for era in ALL_ERAS {
-        let (result, client) = purge(
-            &logs,
-            era,
-            json!({"repo": "demo-repo", "days": 90, "dry_run": true}),
-            vec![],
-        )
-        .await;
+        let client = TestClient::scripted(logs.server(), era, vec![]).await;
+        let result = client
+            .call(
+                PURGE,
+                json!({"repo": "demo-repo", "days": 90, "dry_run": true}),
+            )
+            .await;
         assert_eq!(
             result.unwrap(),
             "[DRY-RUN] would delete demo-repo/logs (older than 90d), 3 objects (nothing removed)"
@@ -280,14 +193,8 @@ async fn purge_dry_run_only_reports() {
 async fn purge_deletes_only_after_a_ticked_accept() {
     for era in ALL_ERAS {
         let logs = Logs::new(&format!("accept-{era:?}"));
-        let approve = json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com", "retention_days": 150}});
-        let (result, client) = purge(
-            &logs,
-            era,
-            json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
-            vec![approve],
-        )
-        .await;
+        let client = TestClient::scripted(logs.server(), era, vec![approve(150)]).await;
+        let result = client.call(PURGE, demo_purge(90)).await;
         assert_eq!(
             result.unwrap(),
             "[DELETED] demo-repo/logs (older than 150d), 2 objects, approved by ops@example.com, retention=150d",
@@ -317,13 +224,8 @@ async fn the_seeds_purge_with_the_forms_defaults_deletes() {
     for era in ALL_ERAS {
         let logs = Logs::new(&format!("seed-{era:?}"));
         let keep_defaults = json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com"}});
-        let (result, client) = purge(
-            &logs,
-            era,
-            json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
-            vec![keep_defaults],
-        )
-        .await;
+        let client = TestClient::scripted(logs.server(), era, vec![keep_defaults]).await;
+        let result = client.call(PURGE, demo_purge(90)).await;
         assert_eq!(
             result.unwrap(),
             "[DELETED] demo-repo/logs (older than 90d), 3 objects, approved by ops@example.com, retention=90d",
@@ -350,17 +252,22 @@ async fn the_seeds_purge_with_the_forms_defaults_deletes() {
 #[tokio::test]
 async fn purge_blocked_and_cancelled_delete_nothing() {
     let logs = Logs::new("blocked");
-    let args = json!({"repo": "demo-repo", "days": 30, "dry_run": false});
+    let args = demo_purge(30);
     for era in ALL_ERAS {
         let unticked = json!({"action": "accept", "content": {"confirm": false, "approver": "ops@example.com", "retention_days": 30}});
-        let (result, _) = purge(&logs, era, args.clone(), vec![unticked]).await;
+        let client = TestClient::scripted(logs.server(), era, vec![unticked]).await;
+        let result = client.call(PURGE, args.clone()).await;
         assert_eq!(
             result.unwrap(),
             "[BLOCKED] confirmation checkbox not ticked; aborted"
         );
-        let (result, _) = purge(&logs, era, args.clone(), vec![json!({"action": "decline"})]).await;
+        let client =
+            TestClient::scripted(logs.server(), era, vec![json!({"action": "decline"})]).await;
+        let result = client.call(PURGE, args.clone()).await;
         assert_eq!(result.unwrap(), "[BLOCKED] user declined; nothing deleted");
-        let (result, _) = purge(&logs, era, args.clone(), vec![json!({"action": "cancel"})]).await;
+        let client =
+            TestClient::scripted(logs.server(), era, vec![json!({"action": "cancel"})]).await;
+        let result = client.call(PURGE, args.clone()).await;
         assert_eq!(result.unwrap(), "[CANCELLED] user dismissed the dialog");
         assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
     }
@@ -372,13 +279,8 @@ async fn purge_invalid_approval_is_asked_again() {
         let logs = Logs::new(&format!("invalid-{era:?}"));
         let bad = json!({"action": "accept", "content": {"confirm": true, "approver": "not-an-email", "retention_days": 5}});
         let good = json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com"}});
-        let (result, client) = purge(
-            &logs,
-            era,
-            json!({"repo": "demo-repo", "days": 10, "dry_run": false}),
-            vec![bad, good],
-        )
-        .await;
+        let client = TestClient::scripted(logs.server(), era, vec![bad, good]).await;
+        let result = client.call(PURGE, demo_purge(10)).await;
         // The default retention (the call's 10 days) was filled in.
         assert_eq!(
             result.unwrap(),
@@ -398,15 +300,9 @@ async fn purge_invalid_approval_is_asked_again() {
 async fn purge_refuses_path_tricks() {
     let logs = Logs::new("tricks");
     for repo in ["..", "../etc", "demo-repo/../other-repo", ""] {
-        let server = PurgeServer::new(elicitor(), logs.0.clone());
-        let running = connect(server, Scripted::new(Era::V1125, vec![]), Era::V1125).await;
-        let result = running
-            .call_tool(call(
-                "purge_old_logs",
-                json!({"repo": repo, "days": 1, "dry_run": false}),
-            ))
-            .await
-            .unwrap();
+        let client = TestClient::scripted(logs.server(), Era::V1125, vec![]).await;
+        let args = json!({"repo": repo, "days": 1, "dry_run": false});
+        let result = client.call_with(call(PURGE, args)).await.unwrap();
         assert_eq!(result.is_error, Some(true), "{repo}");
     }
     assert_eq!(logs.count("other-repo"), SAMPLE_AGES.len());
@@ -417,16 +313,10 @@ async fn purge_refuses_path_tricks() {
 #[tokio::test]
 async fn ticket_wizard_every_era() {
     for era in [Era::V1125, Era::Mrtr, Era::V0618] {
-        let client = Scripted::new(era, happy_answers());
-        let running = connect(ticket_server(elicitor()), client.clone(), era).await;
-        let result =
-            tokio::time::timeout(LIMIT, running.call_tool(call("book_tickets", json!({}))))
-                .await
-                .expect("bounded")
-                .unwrap();
+        let client = TestClient::scripted(ticket_server(elicitor()), era, happy_answers()).await;
+        let result = client.call("book_tickets", json!({})).await.unwrap();
         assert_eq!(
-            text(&result),
-            "Booked seat B4 on 2025-02-03 with large popcorn and cola.",
+            result, "Booked seat B4 on 2025-02-03 with large popcorn and cola.",
             "{era:?}"
         );
         let messages = client.messages();
@@ -459,20 +349,13 @@ async fn ticket_wizard_decline_and_cancel_name_the_step() {
             accept(json!({"date": "2025-02-03"})),
             json!({"action": "decline"}),
         ];
-        let client = Scripted::new(era, answers);
-        let running = connect(ticket_server(elicitor()), client, era).await;
-        let result = running
-            .call_tool(call("book_tickets", json!({})))
-            .await
-            .unwrap();
-        assert_eq!(text(&result), "Nothing booked: you declined the seat step.");
+        let client = TestClient::scripted(ticket_server(elicitor()), era, answers).await;
+        let result = client.call("book_tickets", json!({})).await.unwrap();
+        assert_eq!(result, "Nothing booked: you declined the seat step.");
         let answers = vec![json!({"action": "cancel"})];
-        let running = connect(ticket_server(elicitor()), Scripted::new(era, answers), era).await;
-        let result = running
-            .call_tool(call("book_tickets", json!({})))
-            .await
-            .unwrap();
-        assert_eq!(text(&result), "Booking cancelled at the date step.");
+        let client = TestClient::scripted(ticket_server(elicitor()), era, answers).await;
+        let result = client.call("book_tickets", json!({})).await.unwrap();
+        assert_eq!(result, "Booking cancelled at the date step.");
     }
 }
 
@@ -483,56 +366,39 @@ async fn ticket_wizard_without_popcorn_skips_the_size() {
         accept(json!({"seat": "C1"})),
         accept(json!({"popcorn": false})),
     ];
-    let client = Scripted::new(Era::Mrtr, answers);
-    let running = connect(ticket_server(elicitor()), client.clone(), Era::Mrtr).await;
-    let result = running
-        .call_tool(call("book_tickets", json!({})))
-        .await
-        .unwrap();
-    assert_eq!(
-        text(&result),
-        "Booked seat C1 on 2025-02-04 with no snacks."
-    );
+    let client = TestClient::scripted(ticket_server(elicitor()), Era::Mrtr, answers).await;
+    let result = client.call("book_tickets", json!({})).await.unwrap();
+    assert_eq!(result, "Booked seat C1 on 2025-02-04 with no snacks.");
     assert_eq!(client.asked().len(), 3);
 }
 
-/// One MRTR round by hand: the first `input_required` of `book_tickets`.
-async fn first_round(running: &RunningService<RoleClient, Scripted>) -> (String, String, Value) {
-    let response = running
-        .call_tool_once(call("book_tickets", json!({})))
-        .await
-        .unwrap();
-    let CallToolResponse::InputRequired(input) = response else {
-        panic!("the first round asks a question");
-    };
-    let state = input.request_state.clone().expect("a sealed state");
-    let requests = input.input_requests.expect("one input request");
+/// One MRTR round by hand: the first `input_required` of `book_tickets` (its key, its
+/// state and its request).
+async fn first_round(client: &TestClient) -> (String, String, Value) {
+    let response = client.round("book_tickets", json!({}), None, vec![]).await;
+    let (requests, state) = asked(&response.unwrap());
     let (key, request) = requests.into_iter().next().unwrap();
-    (key, state, serde_json::to_value(request).unwrap())
+    (key, state, request)
 }
 
+/// The retry of `book_tickets` answering `key` with `state`.
 async fn retry(
-    running: &RunningService<RoleClient, Scripted>,
+    client: &TestClient,
     key: &str,
     state: &str,
     answer: Value,
-) -> Result<CallToolResponse, ServiceError> {
-    let mut params = call("book_tickets", json!({}));
-    params.request_state = Some(state.to_owned());
-    params.input_responses = Some(BTreeMap::from([(key.to_owned(), answer)]));
-    running.call_tool_once(params).await
+) -> Result<CallToolResponse, String> {
+    let responses = vec![(key, answer)];
+    client
+        .round("book_tickets", json!({}), Some(state), responses)
+        .await
 }
 
 #[tokio::test]
 async fn mrtr_state_is_sealed_and_bound() {
     let shared = elicitor();
-    let running = connect(
-        ticket_server(shared.clone()),
-        Scripted::new(Era::Mrtr, vec![]),
-        Era::Mrtr,
-    )
-    .await;
-    let (key, state, request) = first_round(&running).await;
+    let client = TestClient::scripted(ticket_server(shared.clone()), Era::Mrtr, vec![]).await;
+    let (key, state, request) = first_round(&client).await;
     assert_eq!(request["method"], "elicitation/create");
     assert_eq!(
         request["params"]["message"],
@@ -549,7 +415,7 @@ async fn mrtr_state_is_sealed_and_bound() {
     let mut params = call("book_tickets", json!({}));
     params.request_state = Some(state.clone());
     params.input_responses = Some(BTreeMap::from([("unrelated".to_owned(), json!(1))]));
-    let again = running.call_tool_once(params).await.unwrap();
+    let again = client.call_tool_once(params).await.unwrap();
     let CallToolResponse::InputRequired(again) = again else {
         panic!("asks again")
     };
@@ -558,7 +424,7 @@ async fn mrtr_state_is_sealed_and_bound() {
 
     // The genuine retry moves on to the seat.
     let answer = accept(json!({"date": "2025-02-03"}));
-    let next = retry(&running, &key, &state, answer.clone()).await.unwrap();
+    let next = retry(&client, &key, &state, answer.clone()).await.unwrap();
     let CallToolResponse::InputRequired(next) = next else {
         panic!("asks the seat")
     };
@@ -566,7 +432,7 @@ async fn mrtr_state_is_sealed_and_bound() {
     assert!(!seat_state.contains("2025-02-03"));
 
     // The same retry again: each state is good for one retry.
-    let error = retry(&running, &key, &state, answer.clone())
+    let error = retry(&client, &key, &state, answer.clone())
         .await
         .unwrap_err();
     assert!(
@@ -581,34 +447,29 @@ async fn mrtr_state_is_sealed_and_bound() {
     let i = bytes.len() - 5;
     bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
     let tampered = String::from_utf8(bytes).unwrap();
-    let error = retry(&running, &key, &tampered, answer.clone())
+    let error = retry(&client, &key, &tampered, answer.clone())
         .await
         .unwrap_err();
     assert!(error.to_string().contains("requestState"), "{error}");
 
     // Garbage.
-    let error = retry(&running, &key, "not a state", answer.clone())
+    let error = retry(&client, &key, "not a state", answer.clone())
         .await
         .unwrap_err();
     assert!(error.to_string().contains("requestState"), "{error}");
 
     // Foreign key: another server instance with its own key.
-    let other = connect(
-        ticket_server(elicitor()),
-        Scripted::new(Era::Mrtr, vec![]),
-        Era::Mrtr,
-    )
-    .await;
+    let other = TestClient::scripted(ticket_server(elicitor()), Era::Mrtr, vec![]).await;
     let error = retry(&other, &key, &state, answer.clone())
         .await
         .unwrap_err();
     assert!(error.to_string().contains("requestState"), "{error}");
 
     // Replayed against another tool of a server with the same key.
-    let trip = connect(
+    let trip = TestClient::scripted(
         TripServer::new(shared.clone(), Arc::new(Mutex::new(Inventory::demo()))),
-        Scripted::new(Era::Mrtr, vec![]),
         Era::Mrtr,
+        vec![],
     )
     .await;
     let mut params = call("book-trip", json!({"date": "2025-02-01"}));
@@ -621,8 +482,8 @@ async fn mrtr_state_is_sealed_and_bound() {
 #[tokio::test]
 async fn mrtr_state_replayed_by_another_principal_or_arguments_is_refused() {
     let (server, _) = trip_server();
-    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
-    let response = running
+    let client = TestClient::scripted(server, Era::Mrtr, vec![]).await;
+    let response = client
         .call_tool_once(call("book-trip", json!({"date": "2025-02-01"})))
         .await
         .unwrap();
@@ -637,7 +498,7 @@ async fn mrtr_state_replayed_by_another_principal_or_arguments_is_refused() {
         key,
         accept(json!({"checkAlternatives": true, "newDate": "2025-02-03"})),
     )]));
-    let error = running.call_tool_once(params).await.unwrap_err();
+    let error = client.call_tool_once(params).await.unwrap_err();
     assert!(error.to_string().contains("requestState"), "{error}");
 }
 
@@ -646,22 +507,12 @@ async fn mrtr_state_expires() {
     let mut engine = elicit_core::engine::Engine::new(Keyring::new("k1", Key::generate()).unwrap());
     engine.settings_mut().state_ttl = Duration::from_secs(1);
     let short = Elicitor::with_engine(engine);
-    let running = connect(
-        ticket_server(short),
-        Scripted::new(Era::Mrtr, vec![]),
-        Era::Mrtr,
-    )
-    .await;
-    let (key, state, _) = first_round(&running).await;
+    let client = TestClient::scripted(ticket_server(short), Era::Mrtr, vec![]).await;
+    let (key, state, _) = first_round(&client).await;
     tokio::time::sleep(Duration::from_millis(2100)).await;
-    let error = retry(
-        &running,
-        &key,
-        &state,
-        accept(json!({"date": "2025-02-03"})),
-    )
-    .await
-    .unwrap_err();
+    let error = retry(&client, &key, &state, accept(json!({"date": "2025-02-03"})))
+        .await
+        .unwrap_err();
     assert!(error.to_string().contains("expired"), "{error}");
 }
 
@@ -685,19 +536,9 @@ async fn mrtr_rotated_key_still_opens_old_state() {
         1_000_000_000 - u64::from(now.subsec_nanos()) + 1_000_000,
     ))
     .await;
-    let first = connect(
-        ticket_server(before),
-        Scripted::new(Era::Mrtr, vec![]),
-        Era::Mrtr,
-    )
-    .await;
+    let first = TestClient::scripted(ticket_server(before), Era::Mrtr, vec![]).await;
     let (key, state, _) = first_round(&first).await;
-    let second = connect(
-        ticket_server(after),
-        Scripted::new(Era::Mrtr, vec![]),
-        Era::Mrtr,
-    )
-    .await;
+    let second = TestClient::scripted(ticket_server(after), Era::Mrtr, vec![]).await;
     let next = retry(&second, &key, &state, accept(json!({"date": "2025-02-03"})))
         .await
         .unwrap();
@@ -709,14 +550,11 @@ async fn mrtr_rotated_key_still_opens_old_state() {
 #[tokio::test]
 async fn url_mode_in_both_eras() {
     for era in [Era::V1125, Era::Mrtr] {
-        let client = Scripted::new(era, vec![json!({"action": "accept"})]);
-        let running = connect(ticket_server(elicitor()), client.clone(), era).await;
-        let result = running
-            .call_tool(call("pay_tickets", json!({"order": "A-17"})))
-            .await
-            .unwrap();
+        let answers = vec![json!({"action": "accept"})];
+        let client = TestClient::scripted(ticket_server(elicitor()), era, answers).await;
+        let result = client.call("pay_tickets", json!({"order": "A-17"})).await;
         assert_eq!(
-            text(&result),
+            result.unwrap(),
             "Payment page opened for order A-17.",
             "{era:?}"
         );
@@ -730,7 +568,7 @@ async fn url_mode_in_both_eras() {
             // The completion notification names the same elicitation.
             let mut notified = Vec::new();
             for _ in 0..50 {
-                notified = client.notified.lock().unwrap().clone();
+                notified = client.client().notified.lock().unwrap().clone();
                 if !notified.is_empty() {
                     break;
                 }
@@ -739,29 +577,20 @@ async fn url_mode_in_both_eras() {
             assert_eq!(notified[0].method, "notifications/elicitation/complete");
             assert_eq!(notified[0].params.as_ref().unwrap()["elicitationId"], id);
         } else {
-            assert!(client.notified.lock().unwrap().is_empty());
+            assert!(client.client().notified.lock().unwrap().is_empty());
         }
-        let client = Scripted::new(era, vec![json!({"action": "decline"})]);
-        let running = connect(ticket_server(elicitor()), client, era).await;
-        let result = running
-            .call_tool(call("pay_tickets", json!({"order": "A-17"})))
-            .await
-            .unwrap();
-        assert_eq!(text(&result), "Payment for order A-17 declined.");
+        let answers = vec![json!({"action": "decline"})];
+        let client = TestClient::scripted(ticket_server(elicitor()), era, answers).await;
+        let result = client.call("pay_tickets", json!({"order": "A-17"})).await;
+        assert_eq!(result.unwrap(), "Payment for order A-17 declined.");
     }
 }
 
 #[tokio::test]
 async fn url_required_error_on_2025_11_25() {
-    let client = Scripted::new(Era::V1125, vec![]);
-    let running = connect(ticket_server(elicitor()), client, Era::V1125).await;
-    let error = running
-        .call_tool(call(
-            "pay_tickets",
-            json!({"order": "A-17", "via_error": true}),
-        ))
-        .await
-        .unwrap_err();
+    let client = TestClient::scripted(ticket_server(elicitor()), Era::V1125, vec![]).await;
+    let args = json!({"order": "A-17", "via_error": true});
+    let error = client.call("pay_tickets", args).await.unwrap_err();
     let ServiceError::McpError(error) = error else {
         panic!("a JSON-RPC error: {error}")
     };
@@ -780,13 +609,10 @@ async fn url_mode_needs_the_capability() {
     for era in [Era::V0618, Era::V1125, Era::Mrtr] {
         let client =
             Scripted::new(era, vec![]).with_capabilities(json!({"elicitation": {"form": {}}}));
-        let running = connect(ticket_server(elicitor()), client.clone(), era).await;
-        let result = running
-            .call_tool(call("pay_tickets", json!({"order": "A-17"})))
-            .await
-            .unwrap();
+        let client = TestClient::start(ticket_server(elicitor()), client).await;
+        let result = client.call("pay_tickets", json!({"order": "A-17"})).await;
         assert!(
-            text(&result).contains("cannot open payment pages"),
+            result.unwrap().contains("cannot open payment pages"),
             "{era:?}"
         );
         assert!(client.asked().is_empty());
@@ -821,13 +647,13 @@ async fn mrtr_named_keys() {
         })
     }
 
-    let running = connect(
+    let client = TestClient::scripted(
         OneTool(elicitor(), |s| Box::pin(greet(s))),
-        Scripted::new(Era::Mrtr, vec![]),
         Era::Mrtr,
+        vec![],
     )
     .await;
-    let first = running
+    let first = client
         .call_tool_once(call("greet", json!({})))
         .await
         .unwrap();
@@ -842,7 +668,7 @@ async fn mrtr_named_keys() {
         "user_name".into(),
         accept(json!({"name": ""})),
     )]));
-    let again = running.call_tool_once(params).await.unwrap();
+    let again = client.call_tool_once(params).await.unwrap();
     let CallToolResponse::InputRequired(again) = again else {
         panic!("asks again")
     };
@@ -860,19 +686,19 @@ async fn mrtr_named_keys() {
         ("user_name".into(), accept(json!({"name": "Alice"}))),
         ("unknown_extra_key".into(), accept(json!({"foo": "bar"}))),
     ]));
-    let asked = running.call_tool_once(params.clone()).await.unwrap();
+    let asked = client.call_tool_once(params.clone()).await.unwrap();
     let CallToolResponse::InputRequired(asked) = asked else {
         panic!("the question is asked: {asked:?}")
     };
     assert!(asked.input_requests.unwrap().contains_key("user_name"));
 
     // A server that opts in (a test harness) reads them, and ignores the extra keys.
-    let harness = connect(
+    let harness = TestClient::scripted(
         OneTool(elicitor().with_first_round_answers(true), |s| {
             Box::pin(greet(s))
         }),
-        Scripted::new(Era::Mrtr, vec![]),
         Era::Mrtr,
+        vec![],
     )
     .await;
     let done = harness.call_tool_once(params).await.unwrap();
@@ -924,22 +750,10 @@ async fn a_form_built_at_run_time() {
 
     for era in ALL_ERAS {
         let answers = vec![accept(json!({"seats": 9})), accept(json!({"seats": 2}))];
-        let client = Scripted::new(era, answers);
-        let running = connect(
-            OneTool(elicitor(), |s| Box::pin(seats(s))),
-            client.clone(),
-            era,
-        )
-        .await;
-        let result = tokio::time::timeout(LIMIT, running.call_tool(call("seats", json!({}))))
-            .await
-            .expect("bounded")
-            .expect("a result");
-        assert_eq!(
-            text(&result),
-            r#"accept {"seats":2,"window":true}"#,
-            "{era:?}"
-        );
+        let server = OneTool(elicitor(), |s| Box::pin(seats(s)));
+        let client = TestClient::scripted(server, era, answers).await;
+        let result = client.call("seats", json!({})).await.expect("a result");
+        assert_eq!(result, r#"accept {"seats":2,"window":true}"#, "{era:?}");
         let messages = client.messages();
         assert_eq!(messages.len(), 2, "{era:?}: {messages:?}");
         assert!(
@@ -952,35 +766,16 @@ async fn a_form_built_at_run_time() {
 
 // --- several questions in one round (`Session::inputs`), on the conformance server ------
 
-fn conformance_server() -> elicit_examples::servers::conformance::ConformanceServer {
-    elicit_examples::servers::conformance::ConformanceServer::new(
-        elicitor().with_tasks(elicit_rmcp::Tasks::new()),
-    )
-}
-
-/// Calls `tool` once (one MRTR round) with these responses and state.
-async fn round(
-    running: &RunningService<RoleClient, Scripted>,
-    tool: &str,
-    state: Option<&str>,
-    responses: Vec<(&str, Value)>,
-) -> CallToolResponse {
-    round_with(running, tool, json!({}), state, responses)
-        .await
-        .expect("a result")
-}
-
 #[tokio::test]
 async fn mrtr_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
     let tool = "test_input_required_result_multiple_inputs";
-    let running = connect(
-        conformance_server(),
-        Scripted::new(Era::Mrtr, vec![])
-            .with_capabilities(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}})),
-        Era::Mrtr,
-    )
-    .await;
-    let first = round(&running, tool, None, vec![]).await;
+    let client = Scripted::new(Era::Mrtr, vec![])
+        .with_capabilities(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}}));
+    let client = TestClient::start(conformance_server(), client).await;
+    let first = client
+        .round(tool, json!({}), None, vec![])
+        .await
+        .expect("a result");
     let (requests, state) = asked(&first);
     let methods: Vec<(&str, &str)> = requests
         .iter()
@@ -998,19 +793,21 @@ async fn mrtr_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
     // and the roots are asked again; the greeting rides in the state.
     let sampled = json!({"role": "assistant", "content": {"type": "text", "text": "Hi there"},
         "model": "m", "stopReason": "endTurn"});
-    let second = round(
-        &running,
-        tool,
-        Some(&state),
-        vec![
-            ("greeting", sampled),
-            (
-                "user_name",
-                json!({"action": "accept", "content": {"name": 5}}),
-            ),
-        ],
-    )
-    .await;
+    let second = client
+        .round(
+            tool,
+            json!({}),
+            Some(&state),
+            vec![
+                ("greeting", sampled),
+                (
+                    "user_name",
+                    json!({"action": "accept", "content": {"name": 5}}),
+                ),
+            ],
+        )
+        .await
+        .expect("a result");
     let (requests, state2) = asked(&second);
     let keys: Vec<&str> = requests.iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(keys, ["client_roots", "user_name"]);
@@ -1020,22 +817,24 @@ async fn mrtr_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
         "{message}"
     );
     assert_ne!(state, state2, "each round seals a new state");
-    let third = round(
-        &running,
-        tool,
-        Some(&state2),
-        vec![
-            (
-                "user_name",
-                json!({"action": "accept", "content": {"name": "Alice"}}),
-            ),
-            (
-                "client_roots",
-                json!({"roots": [{"uri": "file:///a"}, {"uri": "file:///b"}]}),
-            ),
-        ],
-    )
-    .await;
+    let third = client
+        .round(
+            tool,
+            json!({}),
+            Some(&state2),
+            vec![
+                (
+                    "user_name",
+                    json!({"action": "accept", "content": {"name": "Alice"}}),
+                ),
+                (
+                    "client_roots",
+                    json!({"roots": [{"uri": "file:///a"}, {"uri": "file:///b"}]}),
+                ),
+            ],
+        )
+        .await
+        .expect("a result");
     let CallToolResponse::Complete(done) = third else {
         panic!("complete after every answer: {third:?}");
     };
@@ -1053,13 +852,9 @@ async fn mrtr_batch_asks_only_what_the_client_declared() {
             vec!["elicit_input", "sample_input"],
         ),
     ] {
-        let running = connect(
-            conformance_server(),
-            Scripted::new(Era::Mrtr, vec![]).with_capabilities(capabilities.clone()),
-            Era::Mrtr,
-        )
-        .await;
-        let (requests, _) = asked(&round(&running, tool, None, vec![]).await);
+        let client = Scripted::new(Era::Mrtr, vec![]).with_capabilities(capabilities.clone());
+        let client = TestClient::start(conformance_server(), client).await;
+        let (requests, _) = asked(&client.round(tool, json!({}), None, vec![]).await.unwrap());
         let asked: Vec<&str> = requests.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(asked, keys, "{capabilities}");
     }
@@ -1068,22 +863,11 @@ async fn mrtr_batch_asks_only_what_the_client_declared() {
 #[tokio::test]
 async fn batch_with_a_request_the_client_cannot_take_is_an_error() {
     // Push mode (2025-11-25), no sampling capability: the batch refuses to send it.
-    let running = connect(
-        conformance_server(),
-        Scripted::new(Era::V1125, vec![]),
-        Era::V1125,
-    )
-    .await;
-    let error = tokio::time::timeout(
-        LIMIT,
-        running.call_tool(call(
-            "test_input_required_result_multiple_inputs",
-            json!({}),
-        )),
-    )
-    .await
-    .expect("bounded")
-    .expect_err("no sampling capability");
+    let client = TestClient::scripted(conformance_server(), Era::V1125, vec![]).await;
+    let error = client
+        .call("test_input_required_result_multiple_inputs", json!({}))
+        .await
+        .expect_err("no sampling capability");
     assert!(
         error
             .to_string()
@@ -1124,11 +908,11 @@ async fn a_client_that_never_answers_gets_a_timeout_error() {
             let _ = running.waiting().await;
         }
     });
-    let running = Silent.serve(client_io).await.unwrap();
+    let client = Silent.serve(client_io).await.unwrap();
     let started = std::time::Instant::now();
     let error = tokio::time::timeout(
         LIMIT,
-        running.call_tool(call("book-trip", json!({"date": "2025-02-01"}))),
+        client.call_tool(call("book-trip", json!({"date": "2025-02-01"}))),
     )
     .await
     .expect("bounded")
@@ -1143,47 +927,25 @@ async fn a_client_that_never_answers_gets_a_timeout_error() {
 
 // ---- single use, pinned questions, only asked answers (2026-07-28) -----------------
 
-/// Writes a `.log` file `days` old into `dir`.
-fn old_log(dir: &std::path::Path, name: &str, days: u32) {
-    let path = dir.join(name);
-    std::fs::write(&path, "late line\n").unwrap();
-    let when = std::time::SystemTime::now() - Duration::from_secs(u64::from(days) * 86_400);
-    std::fs::File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_modified(when)
-        .unwrap();
-}
-
-const APPROVE: fn(u16) -> Value = |retention| json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com", "retention_days": retention}});
-
 #[tokio::test]
 async fn a_replayed_final_purge_round_is_refused_and_deletes_nothing_more() {
     let logs = Logs::new("replay");
-    let server = PurgeServer::new(elicitor(), logs.0.clone());
-    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
-    let args = json!({"repo": "demo-repo", "days": 90, "dry_run": false});
-    let first = round_with(&running, "purge_old_logs", args.clone(), None, vec![])
+    let client = TestClient::scripted(logs.server(), Era::Mrtr, vec![]).await;
+    let args = demo_purge(90);
+    let first = client
+        .round(PURGE, args.clone(), None, vec![])
         .await
         .unwrap();
-    let (requests, state) = asked(&first);
-    let key = requests[0].0.clone();
-    let message = requests[0].1["params"]["message"].as_str().unwrap();
+    let (key, message, state) = first_asked(&first);
     assert!(
         message.contains("3 objects")
             && message.contains("app-100d.log, app-200d.log, app-400d.log"),
         "{message}"
     );
-    let done = round_with(
-        &running,
-        "purge_old_logs",
-        args.clone(),
-        Some(&state),
-        vec![(&key, APPROVE(90))],
-    )
-    .await
-    .unwrap();
+    let done = client
+        .round(PURGE, args.clone(), Some(&state), vec![(&key, approve(90))])
+        .await
+        .unwrap();
     assert_eq!(
         complete_text(&done),
         "[DELETED] demo-repo/logs (older than 90d), 3 objects, approved by ops@example.com, retention=90d"
@@ -1192,15 +954,10 @@ async fn a_replayed_final_purge_round_is_refused_and_deletes_nothing_more() {
 
     // A new old log, then the very same final request again.
     old_log(&logs.0.join("demo-repo"), "late-300d.log", 300);
-    let replay = round_with(
-        &running,
-        "purge_old_logs",
-        args,
-        Some(&state),
-        vec![(&key, APPROVE(90))],
-    )
-    .await
-    .unwrap_err();
+    let replay = client
+        .round(PURGE, args, Some(&state), vec![(&key, approve(90))])
+        .await
+        .unwrap_err();
     assert!(
         replay.contains("the requestState of this retry was refused: it was used before")
             && replay.contains("call the tool again without it"),
@@ -1212,32 +969,21 @@ async fn a_replayed_final_purge_round_is_refused_and_deletes_nothing_more() {
 #[tokio::test]
 async fn answers_nobody_asked_for_never_approve() {
     let logs = Logs::new("unsolicited");
-    let server = PurgeServer::new(elicitor(), logs.0.clone());
-    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
-    let args = json!({"repo": "demo-repo", "days": 30, "dry_run": false});
+    let client = TestClient::scripted(logs.server(), Era::Mrtr, vec![]).await;
+    let args = demo_purge(30);
     // An approval under the key the question will have, in the first call.
-    let first = round_with(
-        &running,
-        "purge_old_logs",
-        args.clone(),
-        None,
-        vec![("ask0.0", APPROVE(30))],
-    )
-    .await
-    .unwrap();
+    let first = client
+        .round(PURGE, args.clone(), None, vec![("ask0.0", approve(30))])
+        .await
+        .unwrap();
     let (requests, state) = asked(&first);
     assert_eq!(requests[0].0, "ask0.0");
     assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
     // With a valid state, an answer under a key this round did not ask is ignored too.
-    let again = round_with(
-        &running,
-        "purge_old_logs",
-        args,
-        Some(&state),
-        vec![("ask0.1", APPROVE(30))],
-    )
-    .await
-    .unwrap();
+    let again = client
+        .round(PURGE, args, Some(&state), vec![("ask0.1", approve(30))])
+        .await
+        .unwrap();
     asked(&again);
     assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
 }
@@ -1245,40 +991,27 @@ async fn answers_nobody_asked_for_never_approve() {
 #[tokio::test]
 async fn a_question_that_changed_between_rounds_is_asked_again() {
     let logs = Logs::new("changed");
-    let server = PurgeServer::new(elicitor(), logs.0.clone());
-    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
-    let args = json!({"repo": "demo-repo", "days": 90, "dry_run": false});
-    let first = round_with(&running, "purge_old_logs", args.clone(), None, vec![])
+    let client = TestClient::scripted(logs.server(), Era::Mrtr, vec![]).await;
+    let args = demo_purge(90);
+    let first = client
+        .round(PURGE, args.clone(), None, vec![])
         .await
         .unwrap();
-    let (requests, state) = asked(&first);
-    let key = requests[0].0.clone();
+    let (key, _, state) = first_asked(&first);
     // The list changes after the approval was shown: the approval is not for it.
     old_log(&logs.0.join("demo-repo"), "late-300d.log", 300);
-    let again = round_with(
-        &running,
-        "purge_old_logs",
-        args.clone(),
-        Some(&state),
-        vec![(&key, APPROVE(90))],
-    )
-    .await
-    .unwrap();
-    let (requests, state) = asked(&again);
-    let message = requests[0].1["params"]["message"].as_str().unwrap();
+    let again = client
+        .round(PURGE, args.clone(), Some(&state), vec![(&key, approve(90))])
+        .await
+        .unwrap();
+    let (key, message, state) = first_asked(&again);
     assert!(message.contains("4 objects"), "{message}");
     assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len() + 1);
     // Approved as now shown: exactly those four go.
-    let key = requests[0].0.clone();
-    let done = round_with(
-        &running,
-        "purge_old_logs",
-        args,
-        Some(&state),
-        vec![(&key, APPROVE(90))],
-    )
-    .await
-    .unwrap();
+    let done = client
+        .round(PURGE, args, Some(&state), vec![(&key, approve(90))])
+        .await
+        .unwrap();
     assert!(complete_text(&done).contains("4 objects"));
     assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len() - 3);
 }
@@ -1289,13 +1022,8 @@ async fn a_shorter_retention_never_widens_the_purge() {
         let logs = Logs::new(&format!("retention-{era:?}"));
         // 30 days would widen the purge: the form refuses it and asks again; the script
         // then dismisses the form.
-        let (result, client) = purge(
-            &logs,
-            era,
-            json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
-            vec![APPROVE(30)],
-        )
-        .await;
+        let client = TestClient::scripted(logs.server(), era, vec![approve(30)]).await;
+        let result = client.call(PURGE, demo_purge(90)).await;
         assert_eq!(
             result.unwrap(),
             "[CANCELLED] user dismissed the dialog",
@@ -1323,22 +1051,19 @@ async fn a_repository_symlinked_out_of_the_root_is_refused() {
         logs.0.join("demo-repo/linked-400d.log"),
     )
     .unwrap();
-    let (result, _) = purge(
-        &logs,
-        Era::V1125,
-        json!({"repo": "escape", "days": 1, "dry_run": false}),
-        vec![APPROVE(1)],
-    )
-    .await;
+    let result = TestClient::scripted(logs.server(), Era::V1125, vec![approve(1)])
+        .await
+        .call(
+            PURGE,
+            json!({"repo": "escape", "days": 1, "dry_run": false}),
+        )
+        .await;
     assert_eq!(result.unwrap(), "no repository \"escape\"");
     assert_eq!(outside.count("demo-repo"), SAMPLE_AGES.len());
-    let (result, _) = purge(
-        &logs,
-        Era::V1125,
-        json!({"repo": "demo-repo", "days": 300, "dry_run": false}),
-        vec![APPROVE(300)],
-    )
-    .await;
+    let result = TestClient::scripted(logs.server(), Era::V1125, vec![approve(300)])
+        .await
+        .call(PURGE, demo_purge(300))
+        .await;
     assert!(result.unwrap().contains(", 1 objects,"));
     assert_eq!(outside.count("other-repo"), SAMPLE_AGES.len());
 }
@@ -1353,23 +1078,17 @@ async fn a_repository_swapped_while_the_form_is_open_deletes_nothing_elsewhere()
         let logs = Logs::new(&format!("swap-push-{era:?}"));
         let outside = Logs::new(&format!("swap-outside-{era:?}"));
         let (root, target) = (logs.0.clone(), outside.0.join("demo-repo"));
-        let server = PurgeServer::new(elicitor(), logs.0.clone());
-        let client = Scripted::new(era, vec![APPROVE(90)]).before_answer(move || {
+        let client = Scripted::new(era, vec![approve(90)]).before_answer(move || {
             let repo = root.join("demo-repo");
             if repo.is_dir() && !repo.is_symlink() {
                 std::fs::rename(&repo, root.join("demo-repo.was")).unwrap();
                 std::os::unix::fs::symlink(&target, &repo).unwrap();
             }
         });
-        let running = connect(server, client, era).await;
-        let args = json!({"repo": "demo-repo", "days": 90, "dry_run": false});
-        let result = tokio::time::timeout(LIMIT, running.call_tool(call("purge_old_logs", args)))
-            .await
-            .expect("bounded")
-            .unwrap();
+        let client = TestClient::start(logs.server(), client).await;
+        let result = client.call(PURGE, demo_purge(90)).await.unwrap();
         assert_eq!(
-            text(&result),
-            "[BLOCKED] demo-repo is no longer the directory approved; nothing deleted",
+            result, "[BLOCKED] demo-repo is no longer the directory approved; nothing deleted",
             "{era:?}"
         );
         assert_eq!(outside.count("demo-repo"), SAMPLE_AGES.len(), "{era:?}");
@@ -1385,14 +1104,13 @@ async fn a_repository_swapped_while_the_form_is_open_deletes_nothing_elsewhere()
 async fn an_approval_is_for_the_directory_it_showed() {
     for swap in ["symlink", "rename"] {
         let logs = Logs::new(&format!("swap-rounds-{swap}"));
-        let server = PurgeServer::new(elicitor(), logs.0.clone());
-        let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
-        let args = json!({"repo": "demo-repo", "days": 90, "dry_run": false});
-        let first = round_with(&running, "purge_old_logs", args.clone(), None, vec![])
+        let client = TestClient::scripted(logs.server(), Era::Mrtr, vec![]).await;
+        let args = demo_purge(90);
+        let first = client
+            .round(PURGE, args.clone(), None, vec![])
             .await
             .unwrap();
-        let (requests, state) = asked(&first);
-        let key = requests[0].0.clone();
+        let (key, _, state) = first_asked(&first);
         std::fs::rename(logs.0.join("demo-repo"), logs.0.join("demo-repo.was")).unwrap();
         if swap == "symlink" {
             std::os::unix::fs::symlink(logs.0.join("other-repo"), logs.0.join("demo-repo"))
@@ -1400,15 +1118,10 @@ async fn an_approval_is_for_the_directory_it_showed() {
         } else {
             std::fs::rename(logs.0.join("other-repo"), logs.0.join("demo-repo")).unwrap();
         }
-        let again = round_with(
-            &running,
-            "purge_old_logs",
-            args,
-            Some(&state),
-            vec![(&key, APPROVE(90))],
-        )
-        .await
-        .unwrap();
+        let again = client
+            .round(PURGE, args, Some(&state), vec![(&key, approve(90))])
+            .await
+            .unwrap();
         if swap == "symlink" {
             assert_eq!(
                 complete_text(&again),
@@ -1417,8 +1130,7 @@ async fn an_approval_is_for_the_directory_it_showed() {
             );
         } else {
             // Another directory under the same name is another question.
-            let (requests, _) = asked(&again);
-            let message = requests[0].1["params"]["message"].as_str().unwrap();
+            let (_, message, _) = first_asked(&again);
             assert!(message.contains("(directory demo-repo, id "), "{message}");
         }
         let other = if swap == "symlink" {
@@ -1435,7 +1147,7 @@ async fn an_approval_is_for_the_directory_it_showed() {
 async fn a_replayed_ticket_round_sells_nothing_twice() {
     let cinema = Arc::new(Mutex::new(Cinema::demo()));
     let server = TicketServer::new(elicitor(), cinema.clone());
-    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
+    let client = TestClient::scripted(server, Era::Mrtr, vec![]).await;
     let answers = [
         accept(json!({"date": "2025-02-04"})),
         accept(json!({"seat": "C1"})),
@@ -1443,22 +1155,17 @@ async fn a_replayed_ticket_round_sells_nothing_twice() {
     ];
     let mut state = None;
     let mut last = None;
-    let mut response = round_with(&running, "book_tickets", json!({}), None, vec![])
+    let mut response = client
+        .round("book_tickets", json!({}), None, vec![])
         .await
         .unwrap();
     for answer in answers {
-        let (requests, next) = asked(&response);
-        let key = requests[0].0.clone();
+        let (key, _, next) = first_asked(&response);
         last = Some((key.clone(), next.clone(), answer.clone()));
-        response = round_with(
-            &running,
-            "book_tickets",
-            json!({}),
-            Some(&next),
-            vec![(&key, answer)],
-        )
-        .await
-        .unwrap();
+        response = client
+            .round("book_tickets", json!({}), Some(&next), vec![(&key, answer)])
+            .await
+            .unwrap();
         state = Some(next);
     }
     assert_eq!(
@@ -1469,15 +1176,15 @@ async fn a_replayed_ticket_round_sells_nothing_twice() {
     let after = free(&cinema.lock().unwrap());
     let (key, final_state, answer) = last.unwrap();
     assert_eq!(state.as_deref(), Some(final_state.as_str()));
-    let replay = round_with(
-        &running,
-        "book_tickets",
-        json!({}),
-        Some(&final_state),
-        vec![(&key, answer)],
-    )
-    .await
-    .unwrap_err();
+    let replay = client
+        .round(
+            "book_tickets",
+            json!({}),
+            Some(&final_state),
+            vec![(&key, answer)],
+        )
+        .await
+        .unwrap_err();
     assert!(replay.contains("it was used before"), "{replay}");
     assert_eq!(free(&cinema.lock().unwrap()), after);
 }
@@ -1490,13 +1197,24 @@ async fn sealed_state_keeps_only_validated_answers_and_a_call_id() {
     let server = elicit_examples::servers::conformance::ConformanceServer::new(Elicitor::new(
         Keyring::new("k1", key.clone()).unwrap(),
     ));
-    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
+    let client = TestClient::scripted(server, Era::Mrtr, vec![]).await;
     let tool = "test_input_required_result_multi_round";
-    let first = round(&running, tool, None, vec![]).await;
+    let first = client
+        .round(tool, json!({}), None, vec![])
+        .await
+        .expect("a result");
     let (requests, state) = asked(&first);
     let padded =
         json!({"action": "accept", "content": {"name": "Alice", "junk": "z".repeat(5000)}});
-    let second = round(&running, tool, Some(&state), vec![(&requests[0].0, padded)]).await;
+    let second = client
+        .round(
+            tool,
+            json!({}),
+            Some(&state),
+            vec![(&requests[0].0, padded)],
+        )
+        .await
+        .expect("a result");
     let (_, state2) = asked(&second);
     let binding = Binding::new("", "tools/call", tool, &json!({}));
     let (one, two): (Value, Value) = (
@@ -1516,10 +1234,10 @@ async fn a_state_sealed_in_the_future_is_refused() {
     use elicit_core::seal::Binding;
     let key = Key::generate();
     let sealer = || Sealer::new(Keyring::new("k1", key.clone()).unwrap());
-    let running = connect(
+    let client = TestClient::scripted(
         ticket_server(Elicitor::new(Keyring::new("k1", key.clone()).unwrap())),
-        Scripted::new(Era::Mrtr, vec![]),
         Era::Mrtr,
+        vec![],
     )
     .await;
     let binding = Binding::new("", "tools/call", "book_tickets", &json!({}));
@@ -1529,13 +1247,15 @@ async fn a_state_sealed_in_the_future_is_refused() {
         .as_secs();
     let state = json!({"call": "c", "round": "r"});
     let ahead = sealer().seal_at(&binding, &state, now + 600).unwrap();
-    let error = round_with(&running, "book_tickets", json!({}), Some(&ahead), vec![])
+    let error = client
+        .round("book_tickets", json!({}), Some(&ahead), vec![])
         .await
         .unwrap_err();
     assert!(error.contains("issued in the future"), "{error}");
     // Within the allowed skew it opens.
     let close = sealer().seal_at(&binding, &state, now + 5).unwrap();
-    round_with(&running, "book_tickets", json!({}), Some(&close), vec![])
+    client
+        .round("book_tickets", json!({}), Some(&close), vec![])
         .await
         .unwrap();
 }
@@ -1546,24 +1266,19 @@ async fn a_full_single_use_record_refuses_what_it_can_no_longer_tell() {
     // Room for one id: the second redemption forgets the first, and from then states
     // sealed no later than it are refused rather than risk a replay.
     let tiny = elicitor().with_store(MemoryStore::with_capacity(1));
-    let running = connect(
-        ticket_server(tiny),
-        Scripted::new(Era::Mrtr, vec![]),
-        Era::Mrtr,
-    )
-    .await;
+    let client = TestClient::scripted(ticket_server(tiny), Era::Mrtr, vec![]).await;
     // Two calls: A's state is sealed no later than B's.
-    let (key_a, state_a, _) = first_round(&running).await;
-    let (key_b, state_b, _) = first_round(&running).await;
+    let (key_a, state_a, _) = first_round(&client).await;
+    let (key_b, state_b, _) = first_round(&client).await;
     let date = accept(json!({"date": "2025-02-03"}));
     asked(
-        &retry(&running, &key_b, &state_b, date.clone())
+        &retry(&client, &key_b, &state_b, date.clone())
             .await
             .unwrap(),
     );
     // Redeeming A forgets B's id, so A (sealed no later) can no longer be told apart
     // from a replay: refused.
-    let error = retry(&running, &key_a, &state_a, date)
+    let error = retry(&client, &key_a, &state_a, date)
         .await
         .unwrap_err()
         .to_string();
@@ -1600,10 +1315,10 @@ async fn a_completed_wizard_replays_in_later_rounds() {
         ]))
     }
 
-    let running = connect(
+    let client = TestClient::scripted(
         OneTool(elicitor(), |s| Box::pin(order_then_pay(s))),
-        Scripted::new(Era::Mrtr, vec![]),
         Era::Mrtr,
+        vec![],
     )
     .await;
     let answers = [
@@ -1612,20 +1327,13 @@ async fn a_completed_wizard_replays_in_later_rounds() {
         accept(json!({"popcorn": false})),
         accept(json!({"confirm": true})),
     ];
-    let mut response = round_with(&running, "then", json!({}), None, vec![])
-        .await
-        .unwrap();
+    let mut response = client.round("then", json!({}), None, vec![]).await.unwrap();
     for answer in answers {
-        let (requests, state) = asked(&response);
-        response = round_with(
-            &running,
-            "then",
-            json!({}),
-            Some(&state),
-            vec![(&requests[0].0, answer)],
-        )
-        .await
-        .unwrap();
+        let (key, _, state) = first_asked(&response);
+        response = client
+            .round("then", json!({}), Some(&state), vec![(&key, answer)])
+            .await
+            .unwrap();
     }
     assert_eq!(complete_text(&response), "C1 true");
 }
@@ -1657,33 +1365,28 @@ async fn a_logged_answer_counts_only_for_the_question_it_answered() {
         ]))
     }
 
-    let running = connect(
+    let client = TestClient::scripted(
         OneTool(elicitor(), |s| Box::pin(two_questions(s))),
-        Scripted::new(Era::Mrtr, vec![]),
         Era::Mrtr,
+        vec![],
     )
     .await;
     // One round: the state and the answer to the question the last round asked.
     let answer = |state: String, key: String| {
-        let running = &running;
+        let client = &client;
         async move {
             let yes = accept(json!({"confirm": true}));
-            round_with(running, "two", json!({}), Some(&state), vec![(&key, yes)])
+            client
+                .round("two", json!({}), Some(&state), vec![(&key, yes)])
                 .await
                 .unwrap()
         }
     };
     let message = |response: &CallToolResponse| {
-        let (requests, state) = asked(response);
-        let text = requests[0].1["params"]["message"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        (text, requests[0].0.clone(), state)
+        let (key, text, state) = first_asked(response);
+        (text, key, state)
     };
-    let first = round_with(&running, "two", json!({}), None, vec![])
-        .await
-        .unwrap();
+    let first = client.round("two", json!({}), None, vec![]).await.unwrap();
     let (text, key, state) = message(&first);
     assert_eq!(text, "Delete 3 files?");
     let (text, key, state) = message(&answer(state, key).await);
@@ -1728,8 +1431,8 @@ async fn a_session_outside_tools_is_a_clear_error() {
         let server = Unrouted {
             router: Unrouted::tool_router(),
         };
-        let running = connect(server, Scripted::new(era, vec![]), era).await;
-        let error = tokio::time::timeout(LIMIT, running.call_tool_once(call("confirm", json!({}))))
+        let client = TestClient::scripted(server, era, vec![]).await;
+        let error = tokio::time::timeout(LIMIT, client.call_tool_once(call("confirm", json!({}))))
             .await
             .expect("bounded")
             .unwrap_err();
@@ -1768,8 +1471,8 @@ async fn a_second_session_in_one_call_is_refused() {
     let server = Twice {
         tools: elicit_rmcp::Tools::new(elicitor(), Twice::tool_router()),
     };
-    let running = connect(server, Scripted::new(Era::Mrtr, vec![]), Era::Mrtr).await;
-    let error = running
+    let client = TestClient::scripted(server, Era::Mrtr, vec![]).await;
+    let error = client
         .call_tool_once(call("twice", json!({})))
         .await
         .unwrap_err();
@@ -1785,9 +1488,9 @@ async fn a_second_session_in_one_call_is_refused() {
 
 #[tokio::test]
 async fn a_task_only_tool_refuses_a_client_without_the_tasks_extension() {
-    let running = connect(conformance_server(), tasks_client(false), Era::Mrtr).await;
+    let client = TestClient::start(conformance_server(), tasks_client(false)).await;
     for tool in ["failing_job", "protocol_error_job", "test_tool_with_task"] {
-        let error = tokio::time::timeout(LIMIT, running.call_tool_once(call(tool, json!({}))))
+        let error = tokio::time::timeout(LIMIT, client.call_tool_once(call(tool, json!({}))))
             .await
             .expect("bounded")
             .unwrap_err();
@@ -1804,15 +1507,15 @@ async fn a_task_only_tool_refuses_a_client_without_the_tasks_extension() {
         );
     }
     // A tool that may run as a task runs in the call instead.
-    let response = round_with(
-        &running,
-        "slow_compute",
-        json!({"seconds": 0, "label": "sync"}),
-        None,
-        vec![],
-    )
-    .await
-    .unwrap();
+    let response = client
+        .round(
+            "slow_compute",
+            json!({"seconds": 0, "label": "sync"}),
+            None,
+            vec![],
+        )
+        .await
+        .unwrap();
     let CallToolResponse::Complete(result) = response else {
         panic!("expected a result, got {response:?}");
     };
@@ -1822,11 +1525,11 @@ async fn a_task_only_tool_refuses_a_client_without_the_tasks_extension() {
 #[tokio::test]
 async fn tasks_complete_fail_and_cancel_through_tasks_get() {
     use rmcp::model::{CancelTaskParams, GetTaskParams, TaskPayload, TaskStatus};
-    let running = connect(conformance_server(), tasks_client(true), Era::Mrtr).await;
+    let client = TestClient::start(conformance_server(), tasks_client(true)).await;
     let once = |tool: &'static str, args: Value| {
-        let running = &running;
+        let client = &client;
         async move {
-            tokio::time::timeout(LIMIT, running.call_tool_once(call(tool, args)))
+            tokio::time::timeout(LIMIT, client.call_tool_once(call(tool, args)))
                 .await
                 .expect("bounded")
                 .expect("a response")
@@ -1840,7 +1543,7 @@ async fn tasks_complete_fail_and_cancel_through_tasks_get() {
     assert_eq!(text(&hello), "Hello, Ann!");
 
     let done = settled(
-        &running,
+        &client,
         &task_id(&once("slow_compute", json!({"seconds": 0.1, "label": "t"})).await),
     )
     .await;
@@ -1850,13 +1553,13 @@ async fn tasks_complete_fail_and_cancel_through_tasks_get() {
     assert_eq!(result["content"][0]["text"], "t: computed in 0.1 s");
 
     // A tool error completes, with `isError`; a JSON-RPC error fails the task.
-    let done = settled(&running, &task_id(&once("failing_job", json!({})).await)).await;
+    let done = settled(&client, &task_id(&once("failing_job", json!({})).await)).await;
     let TaskPayload::Completed { result } = &done.payload else {
         panic!("expected completed, got {done:?}");
     };
     assert_eq!(result["isError"], true);
     let done = settled(
-        &running,
+        &client,
         &task_id(&once("protocol_error_job", json!({})).await),
     )
     .await;
@@ -1867,34 +1570,39 @@ async fn tasks_complete_fail_and_cancel_through_tasks_get() {
 
     // Cancelling a long task ends it promptly; cancelling it again is acknowledged.
     let id = task_id(&once("slow_compute", json!({"seconds": 60})).await);
-    running
+    client
         .cancel_task(CancelTaskParams::new(&id))
         .await
         .expect("cancel ack");
-    assert_eq!(settled(&running, &id).await.status(), TaskStatus::Cancelled);
-    running
+    assert_eq!(settled(&client, &id).await.status(), TaskStatus::Cancelled);
+    client
         .cancel_task(CancelTaskParams::new(&id))
         .await
         .expect("a second cancel is acknowledged too");
 
     // Asked before the task, by MRTR; answered, the call becomes a task.
-    let first = round(&running, "test_tool_with_task", None, vec![]).await;
+    let first = client
+        .round("test_tool_with_task", json!({}), None, vec![])
+        .await
+        .expect("a result");
     let (requests, state) = asked(&first);
     let answer = json!({"action": "accept", "content": {"name": "Alice"}});
-    let second = round(
-        &running,
-        "test_tool_with_task",
-        Some(&state),
-        vec![(&requests[0].0, answer)],
-    )
-    .await;
-    let done = settled(&running, &task_id(&second)).await;
+    let second = client
+        .round(
+            "test_tool_with_task",
+            json!({}),
+            Some(&state),
+            vec![(&requests[0].0, answer)],
+        )
+        .await
+        .expect("a result");
+    let done = settled(&client, &task_id(&second)).await;
     let TaskPayload::Completed { result } = &done.payload else {
         panic!("expected completed, got {done:?}");
     };
     assert_eq!(result["content"][0]["text"], "Hello, Alice!");
 
-    let unknown = running
+    let unknown = client
         .get_task(GetTaskParams::new("no-such-task"))
         .await
         .unwrap_err();
@@ -1944,16 +1652,6 @@ fn codex_like(params: &Value) -> Value {
     json!({"action": "accept", "content": content})
 }
 
-async fn purge_as(logs: &Logs, era: Era, client: Scripted) -> Result<String, ServiceError> {
-    let server = PurgeServer::new(elicitor(), logs.0.clone());
-    let running = connect(server, client, era).await;
-    let args = json!({"repo": "demo-repo", "days": 90, "dry_run": false});
-    tokio::time::timeout(LIMIT, running.call_tool(call("purge_old_logs", args)))
-        .await
-        .expect("bounded")
-        .map(|r| text(&r))
-}
-
 /// Codex CLI, known by its `clientInfo.name`, is asked the retention as text from the
 /// first form; a client of no known profile that answers the same way is asked again
 /// with text fields after its empty accept. Both purges complete, deleting exactly the
@@ -1964,7 +1662,10 @@ async fn the_purge_completes_on_a_client_without_number_fields() {
         for (name, forms) in [("codex-mcp-client", 1), ("some-other-client", 2)] {
             let logs = Logs::new(&format!("codex-{name}-{era:?}"));
             let client = Scripted::new(era, vec![]).named(name).answering(codex_like);
-            let result = purge_as(&logs, era, client.clone()).await;
+            let result = TestClient::start(logs.server(), client.clone())
+                .await
+                .call(PURGE, demo_purge(90))
+                .await;
             assert_eq!(
                 result.unwrap(),
                 "[DELETED] demo-repo/logs (older than 90d), 3 objects, approved by ops@example.com, retention=90d",
@@ -1992,7 +1693,10 @@ async fn a_complete_client_gets_integers_and_an_empty_client_a_clear_error() {
         let client = Scripted::new(era, vec![])
             .named("claude-code")
             .answering(|_| json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com"}}));
-        let result = purge_as(&logs, era, client.clone()).await;
+        let result = TestClient::start(logs.server(), client.clone())
+            .await
+            .call(PURGE, demo_purge(90))
+            .await;
         assert!(result.unwrap().starts_with("[DELETED]"), "{era:?}");
         let asked = client.asked();
         assert_eq!(asked.len(), 1);
@@ -2003,7 +1707,10 @@ async fn a_complete_client_gets_integers_and_an_empty_client_a_clear_error() {
         let client = Scripted::new(era, vec![])
             .named("some-other-client")
             .answering(|_| json!({"action": "accept", "content": {}}));
-        let result = purge_as(&logs, era, client.clone()).await;
+        let result = TestClient::start(logs.server(), client.clone())
+            .await
+            .call(PURGE, demo_purge(90))
+            .await;
         let shown = format!("{result:?}");
         assert!(
             shown.contains("without answering any of its fields"),
@@ -2024,17 +1731,9 @@ async fn the_ticket_wizard_books_on_a_codex_like_client() {
         let client = Scripted::new(era, vec![])
             .named("codex-mcp-client")
             .answering(codex_like);
-        let running = connect(server, client, era).await;
-        let result =
-            tokio::time::timeout(LIMIT, running.call_tool(call("book_tickets", json!({}))))
-                .await
-                .expect("bounded")
-                .unwrap();
-        assert!(
-            text(&result).starts_with("Booked seat"),
-            "{era:?}: {}",
-            text(&result)
-        );
+        let client = TestClient::start(server, client).await;
+        let result = client.call("book_tickets", json!({})).await.unwrap();
+        assert!(result.starts_with("Booked seat"), "{era:?}: {}", result);
     }
 }
 
@@ -2051,23 +1750,17 @@ async fn a_waiting_question_keeps_the_call_alive_with_progress() {
             let logs = Logs::new(&format!("progress-{era:?}-{token:?}"));
             let mut engine = Engine::new(Keyring::generate());
             engine.settings_mut().progress_interval = Some(Duration::from_millis(40));
-            let server = PurgeServer::new(Elicitor::with_engine(engine), logs.0.clone());
+            let server = logs.server_with(Elicitor::with_engine(engine));
             let client =
-                Scripted::new(era, vec![APPROVE(90)]).answer_after(Duration::from_millis(400));
-            let running = connect(server, client.clone(), era).await;
-            let mut params = call(
-                "purge_old_logs",
-                json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
-            );
+                Scripted::new(era, vec![approve(90)]).answer_after(Duration::from_millis(400));
+            let client = TestClient::start(server, client).await;
+            let mut params = call(PURGE, demo_purge(90));
             params.meta = token.map(|t| {
                 RequestMetaObject::with_progress_token(ProgressToken(NumberOrString::Number(t)))
             });
-            let result = tokio::time::timeout(LIMIT, running.call_tool(params))
-                .await
-                .expect("bounded")
-                .unwrap();
+            let result = client.call_with(params).await.unwrap();
             assert!(text(&result).starts_with("[DELETED]"), "{era:?}");
-            let progress = client.progress.lock().unwrap().clone();
+            let progress = client.client().progress.lock().unwrap().clone();
             assert!(progress.len() >= 3, "{era:?}: {progress:?}");
             // The token the call carried (rmcp's client numbers its own).
             for (i, p) in progress.iter().enumerate() {
@@ -2088,13 +1781,9 @@ async fn the_last_try_is_announced() {
         let logs = Logs::new(&format!("last-try-{era:?}"));
         let bad =
             json!({"action": "accept", "content": {"confirm": true, "approver": "not-an-email"}});
-        let (result, client) = purge(
-            &logs,
-            era,
-            json!({"repo": "demo-repo", "days": 90, "dry_run": false}),
-            vec![bad.clone(), bad.clone(), bad],
-        )
-        .await;
+        let client =
+            TestClient::scripted(logs.server(), era, vec![bad.clone(), bad.clone(), bad]).await;
+        let result = client.call(PURGE, demo_purge(90)).await;
         let shown = format!("{result:?}");
         assert!(shown.contains("not an e-mail address"), "{era:?}: {shown}");
         let messages = client.messages();
