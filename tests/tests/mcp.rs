@@ -167,8 +167,6 @@ async fn book_trip_url_only_client_gets_no_form() {
     }
 }
 
-// ---------------------------------------------------------------- purge-approval
-
 #[tokio::test]
 async fn purge_dry_run_only_reports() {
     let logs = Logs::new("dry");
@@ -307,8 +305,6 @@ async fn purge_refuses_path_tricks() {
     }
     assert_eq!(logs.count("other-repo"), SAMPLE_AGES.len());
 }
-
-// ---------------------------------------------------------------- ticket-booking
 
 #[tokio::test]
 async fn ticket_wizard_every_era() {
@@ -545,80 +541,6 @@ async fn mrtr_rotated_key_still_opens_old_state() {
     assert!(matches!(next, CallToolResponse::InputRequired(_)));
 }
 
-// ---------------------------------------------------------------- URL mode
-
-#[tokio::test]
-async fn url_mode_in_both_eras() {
-    for era in [Era::V1125, Era::Mrtr] {
-        let answers = vec![json!({"action": "accept"})];
-        let client = TestClient::scripted(ticket_server(elicitor()), era, answers).await;
-        let result = client.call("pay_tickets", json!({"order": "A-17"})).await;
-        assert_eq!(
-            result.unwrap(),
-            "Payment page opened for order A-17.",
-            "{era:?}"
-        );
-        let asked = client.asked();
-        assert_eq!(asked[0]["mode"], "url");
-        assert_eq!(asked[0]["url"], "https://pay.example.com/checkout/A-17");
-        assert!(asked[0].get("requestedSchema").is_none());
-        if era == Era::V1125 {
-            let id = asked[0]["elicitationId"].as_str().unwrap().to_owned();
-            assert!(!id.is_empty());
-            // The completion notification names the same elicitation.
-            let mut notified = Vec::new();
-            for _ in 0..50 {
-                notified = client.client().notified.lock().unwrap().clone();
-                if !notified.is_empty() {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-            assert_eq!(notified[0].method, "notifications/elicitation/complete");
-            assert_eq!(notified[0].params.as_ref().unwrap()["elicitationId"], id);
-        } else {
-            assert!(client.client().notified.lock().unwrap().is_empty());
-        }
-        let answers = vec![json!({"action": "decline"})];
-        let client = TestClient::scripted(ticket_server(elicitor()), era, answers).await;
-        let result = client.call("pay_tickets", json!({"order": "A-17"})).await;
-        assert_eq!(result.unwrap(), "Payment for order A-17 declined.");
-    }
-}
-
-#[tokio::test]
-async fn url_required_error_on_2025_11_25() {
-    let client = TestClient::scripted(ticket_server(elicitor()), Era::V1125, vec![]).await;
-    let args = json!({"order": "A-17", "via_error": true});
-    let error = client.call("pay_tickets", args).await.unwrap_err();
-    let ServiceError::McpError(error) = error else {
-        panic!("a JSON-RPC error: {error}")
-    };
-    assert_eq!(error.code.0, -32042);
-    let data = error.data.unwrap();
-    assert_eq!(data["elicitations"][0]["mode"], "url");
-    assert_eq!(
-        data["elicitations"][0]["url"],
-        "https://pay.example.com/checkout/A-17"
-    );
-    assert!(data["elicitations"][0]["elicitationId"].is_string());
-}
-
-#[tokio::test]
-async fn url_mode_needs_the_capability() {
-    for era in [Era::V0618, Era::V1125, Era::Mrtr] {
-        let client =
-            Scripted::new(era, vec![]).with_capabilities(json!({"elicitation": {"form": {}}}));
-        let client = TestClient::start(ticket_server(elicitor()), client).await;
-        let result = client.call("pay_tickets", json!({"order": "A-17"})).await;
-        assert!(
-            result.unwrap().contains("cannot open payment pages"),
-            "{era:?}"
-        );
-        assert!(client.asked().is_empty());
-    }
-}
-
 /// A question under a chosen key: the key is stable across rounds, and a client that
 /// knows it may answer in the very first call (no requestState yet).
 #[tokio::test]
@@ -763,8 +685,6 @@ async fn a_form_built_at_run_time() {
         );
     }
 }
-
-// --- several questions in one round (`Session::inputs`), on the conformance server ------
 
 #[tokio::test]
 async fn mrtr_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
@@ -924,8 +844,6 @@ async fn a_client_that_never_answers_gets_a_timeout_error() {
     );
     assert!(inventory.lock().unwrap().booked().is_empty());
 }
-
-// ---- single use, pinned questions, only asked answers (2026-07-28) -----------------
 
 #[tokio::test]
 async fn a_replayed_final_purge_round_is_refused_and_deletes_nothing_more() {
@@ -1484,8 +1402,6 @@ async fn a_second_session_in_one_call_is_refused() {
     );
 }
 
-// --- the Tasks extension (SEP-2663), on the conformance server --------------------------
-
 #[tokio::test]
 async fn a_task_only_tool_refuses_a_client_without_the_tasks_extension() {
     let client = TestClient::start(conformance_server(), tasks_client(false)).await;
@@ -1611,8 +1527,6 @@ async fn tasks_complete_fail_and_cancel_through_tasks_get() {
     };
     assert_eq!(unknown.code.0, -32602);
 }
-
-// ------------------------------------------------ clients that render part of a form
 
 /// A person at a client like Codex CLI (openai/codex#41797): a form holding a number,
 /// integer or multi-select field is shown as a bare Yes/No that accepts with empty
