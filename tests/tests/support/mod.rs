@@ -1,4 +1,4 @@
-//! The client side shared by the tests over real rmcp connections (`mcp.rs`,
+//! The client side shared by the tests over real rmcp connections (`mcp_*.rs`,
 //! `tasks.rs`): a scripted client for every revision, connecting it to a server over an
 //! in-process duplex stream ([`TestClient`] holds both), reading calls, rounds and tasks,
 //! and the servers those tests start (the example servers, a purge's log directory, a

@@ -1,10 +1,10 @@
-//! End to end over real rmcp client/server connections (in-process duplex streams):
-//! every example server, all three outcomes, invalid answers, a client without the
-//! elicitation capability, both eras of the protocol (push on 2025-06-18 and
-//! 2025-11-25, MRTR on 2026-07-28), the wizard's MRTR path with tampered, expired,
-//! foreign-key and replayed state, URL mode in both eras, and the Tasks extension's
-//! fixtures of the conformance server. The client side is in `support/`; the Tasks
-//! channel of `Session` is tested in `tasks.rs`.
+//! One form per question over real rmcp connections, in every era (pushed on 2025-06-18
+//! and 2025-11-25, in rounds on 2026-07-28): the trip and purge servers' outcomes
+//! (accept, no, decline, cancel, a dry run, an unticked box), an invalid answer asked
+//! again with its problem, the last try announced and the call given up after it, the
+//! call's values as the form's bounds and defaults (a shorter retention never widens the
+//! purge), clients without the form capability told so, and a form built at run time.
+//! The client side is in `support/`.
 
 use elicit_examples::servers::purge::SAMPLE_AGES;
 use rmcp::ErrorData;
@@ -282,6 +282,56 @@ async fn purge_invalid_approval_is_asked_again() {
     }
 }
 
+#[tokio::test]
+async fn a_shorter_retention_never_widens_the_purge() {
+    for era in ALL_ERAS {
+        let logs = Logs::new(&format!("retention-{era:?}"));
+        // 30 days would widen the purge: the form refuses it and asks again; the script
+        // then dismisses the form.
+        let client = TestClient::scripted(logs.server(), era, vec![approve(30)]).await;
+        let result = client.call(PURGE, demo_purge(90)).await;
+        assert_eq!(
+            result.unwrap(),
+            "[CANCELLED] user dismissed the dialog",
+            "{era:?}"
+        );
+        let messages = client.messages();
+        assert!(
+            messages[1].contains("Retention days") && messages[1].contains("90"),
+            "{}",
+            messages[1]
+        );
+        assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
+    }
+}
+
+/// Before the last answer a question takes, the person is told it is the last try;
+/// not before.
+#[tokio::test]
+async fn the_last_try_is_announced() {
+    for era in ALL_ERAS {
+        let logs = Logs::new(&format!("last-try-{era:?}"));
+        let bad =
+            json!({"action": "accept", "content": {"confirm": true, "approver": "not-an-email"}});
+        let client =
+            TestClient::scripted(logs.server(), era, vec![bad.clone(), bad.clone(), bad]).await;
+        let result = client.call(PURGE, demo_purge(90)).await;
+        let shown = format!("{result:?}");
+        assert!(shown.contains("not an e-mail address"), "{era:?}: {shown}");
+        let messages = client.messages();
+        assert_eq!(messages.len(), 3, "{era:?}");
+        assert!(!messages[1].contains("Last try"), "{}", messages[1]);
+        assert!(
+            messages[2].starts_with(
+                "Approver's e-mail: not an e-mail address\nLast try: if this answer cannot be used either, this ends here.\n\n"
+            ),
+            "{era:?}: {}",
+            messages[2]
+        );
+        assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
+    }
+}
+
 /// A form built at run time is asked as `Input::Form`, alone in its batch, in every era:
 /// an invalid answer is asked again with the problem, and the valid one comes back with
 /// its defaults filled.
@@ -335,55 +385,5 @@ async fn a_form_built_at_run_time() {
             "{era:?}: {}",
             messages[1]
         );
-    }
-}
-
-#[tokio::test]
-async fn a_shorter_retention_never_widens_the_purge() {
-    for era in ALL_ERAS {
-        let logs = Logs::new(&format!("retention-{era:?}"));
-        // 30 days would widen the purge: the form refuses it and asks again; the script
-        // then dismisses the form.
-        let client = TestClient::scripted(logs.server(), era, vec![approve(30)]).await;
-        let result = client.call(PURGE, demo_purge(90)).await;
-        assert_eq!(
-            result.unwrap(),
-            "[CANCELLED] user dismissed the dialog",
-            "{era:?}"
-        );
-        let messages = client.messages();
-        assert!(
-            messages[1].contains("Retention days") && messages[1].contains("90"),
-            "{}",
-            messages[1]
-        );
-        assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
-    }
-}
-
-/// Before the last answer a question takes, the person is told it is the last try;
-/// not before.
-#[tokio::test]
-async fn the_last_try_is_announced() {
-    for era in ALL_ERAS {
-        let logs = Logs::new(&format!("last-try-{era:?}"));
-        let bad =
-            json!({"action": "accept", "content": {"confirm": true, "approver": "not-an-email"}});
-        let client =
-            TestClient::scripted(logs.server(), era, vec![bad.clone(), bad.clone(), bad]).await;
-        let result = client.call(PURGE, demo_purge(90)).await;
-        let shown = format!("{result:?}");
-        assert!(shown.contains("not an e-mail address"), "{era:?}: {shown}");
-        let messages = client.messages();
-        assert_eq!(messages.len(), 3, "{era:?}");
-        assert!(!messages[1].contains("Last try"), "{}", messages[1]);
-        assert!(
-            messages[2].starts_with(
-                "Approver's e-mail: not an e-mail address\nLast try: if this answer cannot be used either, this ends here.\n\n"
-            ),
-            "{era:?}: {}",
-            messages[2]
-        );
-        assert_eq!(logs.count("demo-repo"), SAMPLE_AGES.len());
     }
 }
