@@ -4,7 +4,9 @@
 //! nobody answers expiring, for each), nothing left behind, MRTR rounds that go on as a task, the
 //! same tool body on all three channels, and the client kit following a task. The form,
 //! the wizard and a batch also run in tasks kept in a store (`Tasks::with_store`, this
-//! process's `MemoryStore`), whose bodies run in rounds.
+//! process's `MemoryStore`), whose bodies run in rounds. The conformance server's task
+//! tools: refused (-32021) to a client without the extension, and completed, failed and
+//! cancelled through `tasks/get`.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,7 +23,7 @@ use rmcp::model::{
     ProtocolVersion, TaskPayload, TaskStatus, UpdateTaskParams,
 };
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
-use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::{ServerHandler, ServiceError, ServiceExt, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -780,4 +782,131 @@ async fn one_body_gives_the_same_outcome_on_all_three_channels() {
             [Channel::Push, Channel::Rounds, Channel::Task]
         );
     }
+}
+
+// --- the conformance server's task tools ---------------------------------------------
+
+#[tokio::test]
+async fn a_task_only_tool_refuses_a_client_without_the_tasks_extension() {
+    let client = TestClient::start(conformance_server(), tasks_client(false)).await;
+    for tool in ["failing_job", "protocol_error_job", "test_tool_with_task"] {
+        let error = tokio::time::timeout(LIMIT, client.call_tool_once(call(tool, json!({}))))
+            .await
+            .expect("bounded")
+            .unwrap_err();
+        let ServiceError::McpError(error) = error else {
+            panic!("{tool}: expected a JSON-RPC error, got {error:?}");
+        };
+        assert_eq!(error.code.0, -32021, "{tool}: {error:?}");
+        assert_eq!(
+            error.data,
+            Some(
+                json!({"requiredCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}})
+            ),
+            "{tool}"
+        );
+    }
+    // A tool that may run as a task runs in the call instead.
+    let response = client
+        .round(
+            "slow_compute",
+            json!({"seconds": 0, "label": "sync"}),
+            None,
+            vec![],
+        )
+        .await
+        .unwrap();
+    let CallToolResponse::Complete(result) = response else {
+        panic!("expected a result, got {response:?}");
+    };
+    assert_eq!(text(&result), "sync: computed in 0 s");
+}
+
+#[tokio::test]
+async fn tasks_complete_fail_and_cancel_through_tasks_get() {
+    let client = TestClient::start(conformance_server(), tasks_client(true)).await;
+    let once = |tool: &'static str, args: Value| {
+        let client = &client;
+        async move {
+            tokio::time::timeout(LIMIT, client.call_tool_once(call(tool, args)))
+                .await
+                .expect("bounded")
+                .expect("a response")
+        }
+    };
+
+    // `greet` never makes a task.
+    let CallToolResponse::Complete(hello) = once("greet", json!({"name": "Ann"})).await else {
+        panic!("greet answers in the call");
+    };
+    assert_eq!(text(&hello), "Hello, Ann!");
+
+    let done = settled(
+        &client,
+        &task_id(&once("slow_compute", json!({"seconds": 0.1, "label": "t"})).await),
+    )
+    .await;
+    let TaskPayload::Completed { result } = &done.payload else {
+        panic!("expected completed, got {done:?}");
+    };
+    assert_eq!(result["content"][0]["text"], "t: computed in 0.1 s");
+
+    // A tool error completes, with `isError`; a JSON-RPC error fails the task.
+    let done = settled(&client, &task_id(&once("failing_job", json!({})).await)).await;
+    let TaskPayload::Completed { result } = &done.payload else {
+        panic!("expected completed, got {done:?}");
+    };
+    assert_eq!(result["isError"], true);
+    let done = settled(
+        &client,
+        &task_id(&once("protocol_error_job", json!({})).await),
+    )
+    .await;
+    let TaskPayload::Failed { error } = &done.payload else {
+        panic!("expected failed, got {done:?}");
+    };
+    assert_eq!(error["code"], -32603);
+
+    // Cancelling a long task ends it promptly; cancelling it again is acknowledged.
+    let id = task_id(&once("slow_compute", json!({"seconds": 60})).await);
+    client
+        .cancel_task(CancelTaskParams::new(&id))
+        .await
+        .expect("cancel ack");
+    assert_eq!(settled(&client, &id).await.status(), TaskStatus::Cancelled);
+    client
+        .cancel_task(CancelTaskParams::new(&id))
+        .await
+        .expect("a second cancel is acknowledged too");
+
+    // Asked before the task, by MRTR; answered, the call becomes a task.
+    let first = client
+        .round("test_tool_with_task", json!({}), None, vec![])
+        .await
+        .expect("a result");
+    let (requests, state) = asked(&first);
+    let answer = json!({"action": "accept", "content": {"name": "Alice"}});
+    let second = client
+        .round(
+            "test_tool_with_task",
+            json!({}),
+            Some(&state),
+            vec![(&requests[0].0, answer)],
+        )
+        .await
+        .expect("a result");
+    let done = settled(&client, &task_id(&second)).await;
+    let TaskPayload::Completed { result } = &done.payload else {
+        panic!("expected completed, got {done:?}");
+    };
+    assert_eq!(result["content"][0]["text"], "Hello, Alice!");
+
+    let unknown = client
+        .get_task(GetTaskParams::new("no-such-task"))
+        .await
+        .unwrap_err();
+    let ServiceError::McpError(unknown) = unknown else {
+        panic!("expected a JSON-RPC error, got {unknown:?}");
+    };
+    assert_eq!(unknown.code.0, -32602);
 }

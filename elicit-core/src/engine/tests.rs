@@ -119,10 +119,7 @@ async fn in_a_task_a_batch_is_sent_all_at_once() {
         },
     ];
     let asked = tokio::time::timeout(Duration::from_secs(5), call.inputs(&script, inputs));
-    let answers = asked
-        .await
-        .expect("both sent together")
-        .expect("answers");
+    let answers = asked.await.expect("both sent together").expect("answers");
     assert_eq!(answers.len(), 2);
     assert_eq!(script.keys(), ["a", "b"]);
 }

@@ -1,16 +1,22 @@
-//! The client side shared by the tests over real rmcp connections (`mcp.rs`,
+//! The client side shared by the tests over real rmcp connections (`mcp_*.rs`,
 //! `tasks.rs`): a scripted client for every revision, connecting it to a server over an
-//! in-process duplex stream, and reading calls, rounds and tasks.
+//! in-process duplex stream ([`TestClient`] holds both), reading calls, rounds and tasks,
+//! and the servers those tests start (the example servers, a purge's log directory, a
+//! one-tool server).
 //!
 //! Each test binary uses part of it.
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_core::seal::{Key, Keyring};
+use elicit_examples::servers::conformance::ConformanceServer;
+use elicit_examples::servers::purge::{PurgeServer, create_samples};
 use elicit_examples::servers::ticket::TicketServer;
+use elicit_examples::servers::trip::{Inventory, TripServer};
 use elicit_examples::ticket::Cinema;
 use elicit_rmcp::Elicitor;
 use rmcp::model::{
@@ -42,6 +48,7 @@ type Answerer = Arc<dyn Fn(&Value) -> Value + Send + Sync>;
 
 #[derive(Clone)]
 pub struct Scripted {
+    era: Era,
     capabilities: Value,
     version: ProtocolVersion,
     answers: Arc<Mutex<VecDeque<Value>>>,
@@ -62,6 +69,7 @@ pub struct Scripted {
 impl Scripted {
     pub fn new(era: Era, answers: Vec<Value>) -> Scripted {
         Scripted {
+            era,
             capabilities: json!({"elicitation": {"form": {}, "url": {}}}),
             version: match era {
                 Era::V0618 => ProtocolVersion::V_2025_06_18,
@@ -112,6 +120,11 @@ impl Scripted {
     pub fn with_capabilities(mut self, capabilities: Value) -> Scripted {
         self.capabilities = capabilities;
         self
+    }
+
+    /// The revision it speaks.
+    pub fn era(&self) -> Era {
+        self.era
     }
 
     /// The params of every elicitation received, as JSON.
@@ -204,6 +217,88 @@ pub async fn connect<S: ServerHandler + Send + 'static>(
     }
 }
 
+// --- a server and its scripted client -------------------------------------------------
+
+/// A server started on an in-process connection to a [`Scripted`] client, and the calls
+/// the tests repeat (after axum's `TestClient`): [`call`](TestClient::call) a tool to its
+/// end, one MRTR [`round`](TestClient::round), and what the person was
+/// [`asked`](TestClient::asked). It derefs to rmcp's running client for everything else
+/// (`call_tool_once`, `get_task`, `cancel_task`, or a helper taking that client).
+pub struct TestClient {
+    service: RunningService<RoleClient, Scripted>,
+    client: Scripted,
+}
+
+impl TestClient {
+    /// Starts `server` and connects `client` to it, speaking the client's era.
+    pub async fn start<S: ServerHandler + Send + 'static>(server: S, client: Scripted) -> Self {
+        let era = client.era();
+        let service = connect(server, client.clone(), era).await;
+        TestClient { service, client }
+    }
+
+    /// Starts `server` with a client of `era` that gives `answers` in order, then
+    /// cancels every further question.
+    pub async fn scripted<S: ServerHandler + Send + 'static>(
+        server: S,
+        era: Era,
+        answers: Vec<Value>,
+    ) -> Self {
+        Self::start(server, Scripted::new(era, answers)).await
+    }
+
+    /// Calls `tool` with `args` to its end (the client answers what it is asked, in any
+    /// era), within [`LIMIT`]: the result's text, or the error.
+    pub async fn call(&self, tool: &str, args: Value) -> Result<String, rmcp::ServiceError> {
+        self.call_with(call(tool, args)).await.map(|r| text(&r))
+    }
+
+    /// [`call`](TestClient::call) with whole params (a `_meta`, say): the whole result.
+    pub async fn call_with(
+        &self,
+        params: CallToolRequestParams,
+    ) -> Result<CallToolResult, rmcp::ServiceError> {
+        tokio::time::timeout(LIMIT, self.service.call_tool(params))
+            .await
+            .expect("bounded")
+    }
+
+    /// One MRTR round of `tool`: its `inputResponses` and `requestState`; the response,
+    /// or the error's text (see [`round_with`]).
+    pub async fn round(
+        &self,
+        tool: &str,
+        args: Value,
+        state: Option<&str>,
+        responses: Vec<(&str, Value)>,
+    ) -> Result<CallToolResponse, String> {
+        round_with(&self.service, tool, args, state, responses).await
+    }
+
+    /// The scripted client (a clone shares what it records).
+    pub fn client(&self) -> &Scripted {
+        &self.client
+    }
+
+    /// The params of every elicitation the client was sent, as JSON.
+    pub fn asked(&self) -> Vec<Value> {
+        self.client.asked()
+    }
+
+    /// The message of every elicitation the client was sent.
+    pub fn messages(&self) -> Vec<String> {
+        self.client.messages()
+    }
+}
+
+impl std::ops::Deref for TestClient {
+    type Target = RunningService<RoleClient, Scripted>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.service
+    }
+}
+
 pub fn elicitor() -> Elicitor {
     Elicitor::new(Keyring::new("k1", Key::generate()).unwrap())
 }
@@ -253,6 +348,18 @@ pub fn complete_text(response: &CallToolResponse) -> String {
         CallToolResponse::Complete(done) => text(done),
         other => panic!("expected a complete result, got {other:?}"),
     }
+}
+
+/// The first question of an `input_required` result: its key, its message, and the
+/// result's state.
+pub fn first_asked(response: &CallToolResponse) -> (String, String, String) {
+    let (requests, state) = asked(response);
+    let (key, request) = requests.into_iter().next().expect("a question");
+    let message = request["params"]["message"]
+        .as_str()
+        .expect("a message")
+        .to_owned();
+    (key, message, state)
 }
 
 /// The keys and methods of an `input_required` result, and its state.
@@ -328,4 +435,118 @@ pub fn happy_answers() -> Vec<Value> {
         accept(json!({"popcorn": true, "drink": "cola"})),
         accept(json!({"size": "Large"})),
     ]
+}
+
+// --- the other servers ---------------------------------------------------------------
+
+/// The trip server, with a fresh key, and its inventory.
+pub fn trip_server() -> (TripServer, Arc<Mutex<Inventory>>) {
+    let inventory = Arc::new(Mutex::new(Inventory::demo()));
+    (TripServer::new(elicitor(), inventory.clone()), inventory)
+}
+
+/// The conformance server, with a fresh key and tasks kept in this process.
+pub fn conformance_server() -> ConformanceServer {
+    ConformanceServer::new(elicitor().with_tasks(elicit_rmcp::Tasks::new()))
+}
+
+/// The body of a one-tool test server: runs with the call's `Session`.
+pub type Body = for<'a> fn(
+    &'a mut elicit_rmcp::Session,
+) -> std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<CallToolResult, elicit_rmcp::Halt>> + Send + 'a>,
+>;
+
+/// A server whose every tool call runs `body` in a session of its `Elicitor`.
+#[derive(Clone)]
+pub struct OneTool(pub Elicitor, pub Body);
+
+impl ServerHandler for OneTool {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        rmcp::model::ServerConfig::new(
+            rmcp::model::ServerCapabilities::builder()
+                .enable_tools()
+                .build(),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<rmcp::model::PaginatedRequestParams>,
+        _: RequestContext<rmcp::service::RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, ErrorData> {
+        Ok(rmcp::model::ListToolsResult::default())
+    }
+
+    async fn call_tool(
+        &self,
+        params: CallToolRequestParams,
+        ctx: RequestContext<rmcp::service::RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let mut s = self.0.tool(&ctx, &params)?;
+        let result = (self.1)(&mut s).await;
+        s.finish(result)
+    }
+}
+
+// --- the purge and its logs ----------------------------------------------------------
+
+/// The purge server's tool.
+pub const PURGE: &str = "purge_old_logs";
+
+/// The arguments of a real purge (no dry run) of demo-repo's logs older than `days`.
+pub fn demo_purge(days: u32) -> Value {
+    json!({"repo": "demo-repo", "days": days, "dry_run": false})
+}
+
+/// The approval of a purge: ticked, by ops@example.com, keeping `retention` days.
+pub fn approve(retention: u16) -> Value {
+    json!({"action": "accept", "content": {"confirm": true, "approver": "ops@example.com", "retention_days": retention}})
+}
+
+/// A temporary root of sample log repositories (`create_samples`), removed on drop.
+pub struct Logs(pub PathBuf);
+
+impl Logs {
+    /// A fresh root, unique to `name` and this process.
+    pub fn new(name: &str) -> Logs {
+        let dir = std::env::temp_dir().join(format!("elicit-purge-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        create_samples(&dir).unwrap();
+        Logs(dir)
+    }
+
+    /// How many entries `repo` holds.
+    pub fn count(&self, repo: &str) -> usize {
+        std::fs::read_dir(self.0.join(repo)).unwrap().count()
+    }
+
+    /// The purge server over this root, with a fresh key.
+    pub fn server(&self) -> PurgeServer {
+        self.server_with(elicitor())
+    }
+
+    /// The purge server over this root, with `elicitor`.
+    pub fn server_with(&self, elicitor: Elicitor) -> PurgeServer {
+        PurgeServer::new(elicitor, self.0.clone())
+    }
+}
+
+impl Drop for Logs {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Writes a `.log` file `days` old into `dir`.
+pub fn old_log(dir: &std::path::Path, name: &str, days: u32) {
+    let path = dir.join(name);
+    std::fs::write(&path, "late line\n").unwrap();
+    let when = std::time::SystemTime::now() - Duration::from_secs(u64::from(days) * 86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
 }
