@@ -42,6 +42,10 @@ pub(super) trait Question {
     /// What it waits for, or its answer once every request has one.
     fn next(&mut self) -> Result<Next<Self::Answer>, Halt>;
 
+    /// The key and pin of each request it waits for (none once it is done): what a
+    /// round looks up in the retry's answers, without writing the requests out.
+    fn waiting(&mut self) -> Result<Vec<(String, String)>, Halt>;
+
     /// Reads the client's result to the request `key`: an answer, or a reason to ask
     /// again (then [`next`](Self::next) asks it).
     fn take(&mut self, key: &str, result: Value) -> Result<(), Halt>;
@@ -99,20 +103,12 @@ impl Call {
         }
         // Each request is read once a retry: what is asked again, or next, waits for the
         // next round.
-        let mut next = question.next()?;
-        if let Next::Ask(requests) = &next {
-            let mut took = false;
-            for request in requests {
-                if let Some(result) = self.response(index, &request.key, &request.pin) {
-                    question.take(&request.key, result)?;
-                    took = true;
-                }
-            }
-            if took {
-                next = question.next()?;
+        for (key, pin) in question.waiting()? {
+            if let Some(result) = self.response(index, &key, &pin) {
+                question.take(&key, result)?;
             }
         }
-        match next {
+        match question.next()? {
             Next::Done(answer) => {
                 let logged = question.log()?;
                 self.log(logged, question.pin().to_owned());

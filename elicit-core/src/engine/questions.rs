@@ -367,6 +367,13 @@ impl Question for Items<'_> {
         Ok(Next::Done(self.answers(kept).map_err(AskError::Answer)?))
     }
 
+    fn waiting(&mut self) -> Result<Vec<(String, String)>, Halt> {
+        let waiting = self.items.iter().filter(|item| item.answer.is_none());
+        Ok(waiting
+            .map(|item| (item.current_key(), item.pin.clone()))
+            .collect())
+    }
+
     fn take(&mut self, key: &str, result: Value) -> Result<(), Halt> {
         let settings = self.settings;
         match self.items.iter_mut().find(|i| i.current_key() == key) {
@@ -434,6 +441,11 @@ impl<'c, W: Wizard> Steps<'c, W> {
     }
 }
 
+/// The key of a wizard's step: the wizard's place in the call, the step, the attempt.
+fn step_key(index: usize, step: usize, attempt: u32) -> String {
+    format!("wizard{index}.{step}.{attempt}")
+}
+
 fn wizard_error(e: crate::wizard::WizardError) -> Halt {
     Halt::Ask(AskError::Wizard(e))
 }
@@ -473,7 +485,7 @@ impl<W: Wizard> Question for Steps<'_, W> {
                 let params = question.form_params();
                 let pin = form_digest(params);
                 Ok(Next::Ask(vec![Request {
-                    key: format!("wizard{index}.{}.{}", question.step.index, question.attempt),
+                    key: step_key(index, question.step.index, question.attempt),
                     method: ELICIT.to_owned(),
                     digest: pin.clone(),
                     pin,
@@ -481,6 +493,19 @@ impl<W: Wizard> Question for Steps<'_, W> {
                 }]))
             }
         }
+    }
+
+    fn waiting(&mut self) -> Result<Vec<(String, String)>, Halt> {
+        let (ctx, revision, index) = (self.ctx, self.revision, self.index);
+        Ok(
+            match self.flow()?.poll(ctx, revision).map_err(wizard_error)? {
+                Poll::Done(_) => Vec::new(),
+                Poll::Ask(question) => vec![(
+                    step_key(index, question.step.index, question.attempt),
+                    form_digest(question.form_params()),
+                )],
+            },
+        )
     }
 
     fn take(&mut self, _: &str, result: Value) -> Result<(), Halt> {
