@@ -53,7 +53,7 @@
 //! cannot hand out states that live longer elsewhere.
 //!
 //! Within its lifetime a token opens as often as it is presented: the cipher alone
-//! cannot make it single use. The question engine ([`engine`](crate::engine), which
+//! cannot make it single use. The question engine (the `engine` module, which
 //! `elicit_rmcp` runs) records each state it opens in a [`RedeemStore`] and refuses the
 //! second redemption.
 //!

@@ -23,7 +23,7 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 /// unreachable, redemptions fail and states are refused (single use cannot be promised
 /// without the record).
 ///
-/// Give it to the question engine ([`Engine::with_store`](crate::engine::Engine::with_store),
+/// Give it to the question engine (`engine::Engine::with_store`,
 /// or `elicit_rmcp::Elicitor::with_store`), or redeem with it yourself:
 ///
 /// ```no_run
