@@ -1,6 +1,7 @@
 //! What a wizard is: the [`Wizard`] trait `#[derive(Wizard)]` implements, and the items
-//! its generated code names (a step's [`StepInfo`], the [`Step`] a field type is, why a
-//! step's answer was not taken).
+//! its generated code names (a step's [`StepInfo`], the [`WizardStep`] a field type is, why a
+//! step's answer was not taken). Those items are public for the generated code only:
+//! this module is private, and they are reached as `elicit_core::__private::…`.
 
 use serde_json::Value;
 
@@ -9,11 +10,9 @@ use crate::form::Form;
 
 /// How many times a step is asked before the flow fails, unless the step says otherwise
 /// (for the derive's generated code; the value is documented on `#[wizard(attempts)]`).
-#[doc(hidden)]
 pub const DEFAULT_ATTEMPTS: u32 = 3;
 
 /// What the derive knows about one step. Written by the derive; not part of the API.
-#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StepInfo {
     /// The field name of the step.
@@ -29,13 +28,12 @@ pub struct StepInfo {
 /// A field type of a `#[derive(Wizard)]` struct: a form, or an `Option` of one for a
 /// step the user may decline (or that `skip_if` may skip). Used by the derive; not part
 /// of the API.
-#[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a wizard step",
     label = "not a form",
     note = "each step of a wizard is a form: a struct deriving `Elicit` (and `Deserialize`), or an `Option` of one for a step the user may decline"
 )]
-pub trait Step: Sized {
+pub trait WizardStep: Sized {
     /// The form asked at this step.
     type Form: crate::Elicit;
     /// Whether a decline skips the step instead of ending the flow.
@@ -44,7 +42,7 @@ pub trait Step: Sized {
     fn finish(answer: Option<Self::Form>) -> Option<Self>;
 }
 
-impl<T: crate::Elicit> Step for T {
+impl<T: crate::Elicit> WizardStep for T {
     type Form = T;
     const OPTIONAL: bool = false;
     fn finish(answer: Option<T>) -> Option<T> {
@@ -52,7 +50,7 @@ impl<T: crate::Elicit> Step for T {
     }
 }
 
-impl<T: crate::Elicit> Step for Option<T> {
+impl<T: crate::Elicit> WizardStep for Option<T> {
     type Form = T;
     const OPTIONAL: bool = true;
     fn finish(answer: Option<T>) -> Option<Option<T>> {
@@ -61,7 +59,6 @@ impl<T: crate::Elicit> Step for Option<T> {
 }
 
 /// Why a step's answer was not taken. Used by the derive; not part of the API.
-#[doc(hidden)]
 #[derive(Debug)]
 pub enum Rejection {
     /// The step's `check` hook refused it; the reason is shown when asking again.
@@ -72,9 +69,13 @@ pub enum Rejection {
 
 /// A multi-step flow, implemented by `#[derive(Wizard)]`.
 ///
-/// Everything but the two types is the glue the derive writes between [`Flow`](super::Flow) and the
-/// step hooks, hidden from the documentation and not part of the API: run a wizard
-/// through [`Flow`](super::Flow).
+/// Everything but the two types is the glue the derive writes between
+/// [`Flow`](super::Flow) and the step hooks, hidden from the documentation and not part
+/// of the API: run a wizard through [`Flow`](super::Flow).
+//
+// The glue stays `#[doc(hidden)]` here rather than under `__private`: the derive's impl
+// must write every item of the trait, so they are public with it. The types they name
+// (`StepInfo`, `Rejection`) are `__private`'s.
 pub trait Wizard: Sized {
     /// Server-side data the hooks read (inventory, user, clock).
     type Context: ?Sized;

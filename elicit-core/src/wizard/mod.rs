@@ -119,17 +119,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod derived;
+pub(crate) mod derived;
 mod flow;
 mod state;
 mod step;
 
-pub use derived::Wizard;
-#[doc(hidden)]
-pub use derived::{DEFAULT_ATTEMPTS, Rejection, Step, StepInfo};
+/// The engine's default (`Settings::attempts`).
 #[cfg(feature = "seal")]
-pub(crate) use flow::FormParams;
-pub(crate) use flow::with_last_try;
+pub(crate) use derived::DEFAULT_ATTEMPTS;
+pub use derived::Wizard;
 pub use flow::{Flow, Outcome, Poll, Question, StepId, WizardError};
+#[cfg(feature = "seal")]
+pub(crate) use flow::{FormParams, with_last_try};
 pub use state::WizardState;
 pub use step::{Prepared, PreparedForm};
