@@ -16,9 +16,8 @@ pub use core::option::Option::{self, None, Some};
 pub use serde_json::Value;
 pub use std::borrow::Cow::Borrowed;
 
-/// A random id, for the adapter crates (`elicit-rmcp`); not part of the API.
-#[cfg(feature = "seal")]
-pub use crate::seal::random_id;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 /// The items `#[derive(Wizard)]` writes besides the `Wizard` trait.
 pub use crate::wizard::derived::{DEFAULT_ATTEMPTS, Rejection, StepInfo, WizardStep};

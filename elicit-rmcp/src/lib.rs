@@ -87,6 +87,7 @@ pub use elicit_core::engine::{AskError, Channel, Input, InputAnswer};
 pub mod client;
 #[cfg(feature = "http")]
 pub mod http;
+mod id;
 mod session;
 pub mod tasks;
 mod tools;

@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::seal::{Key, Keyring, Sealer};
+use elicit_core::__private::testing::Sealer;
+use elicit_core::seal::{Key, Keyring};
 use elicit_examples::servers::purge::SAMPLE_AGES;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::servers::trip::{Inventory, TripServer};

@@ -320,10 +320,11 @@ impl<W: Wizard> Flow<W> {
         }
     }
 
-    /// Reads answers with the given [`Strictness`] (strict by default). Not part of the
-    /// API: the engine's (its `Settings::strictness`), public for the fuzz targets.
-    #[doc(hidden)]
-    pub fn with_strictness(mut self, strictness: Strictness) -> Self {
+    /// Reads answers with the given [`Strictness`] (strict by default): the engine's (its
+    /// `Settings::strictness`); the fuzz targets reach it through `__private::testing`
+    /// (feature `testing`).
+    #[cfg(any(feature = "seal", feature = "testing"))]
+    pub(crate) fn with_strictness(mut self, strictness: Strictness) -> Self {
         self.strictness = strictness;
         self
     }
