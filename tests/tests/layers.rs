@@ -1,7 +1,9 @@
 //! `elicit-core`'s modules depend on each other one way only:
-//! `form` ← `answer` ← `wizard` ← `engine` (which also uses `seal`), `client` on `form`
-//! and `answer`, and `seal` on nothing. A module that names another outside its allowed list (`crate::x` in
-//! its code, docs included) fails here, so an import cycle cannot come back unseen.
+//! `form` ← `answer` ← `wizard` ← `engine` (which also uses `seal` and `store`), `client` on
+//! `form` and `answer`, `store` on `seal`, `seal` on nothing, and `__private` (the derives'
+//! glue and the tests' back doors) on any but the engine, none on it. A module that names
+//! another outside its allowed list (`crate::x` in its code, docs included) fails here, so
+//! an import cycle cannot come back unseen.
 //!
 //! The crates depend one way too: `elicit-rmcp` on `elicit-core`, never back, and the
 //! core on no MCP SDK or HTTP stack.
@@ -15,9 +17,28 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("answer", &["form"]),
     ("wizard", &["form", "answer"]),
     ("seal", &[]),
+    ("store", &["seal"]),
     ("client", &["form", "answer"]),
-    ("engine", &["form", "answer", "wizard", "seal"]),
+    ("engine", &["form", "answer", "wizard", "seal", "store"]),
+    ("__private", &["form", "answer", "wizard", "seal"]),
 ];
+
+/// Files the module check leaves out: the old paths of items that moved to another
+/// module, kept for one release, which name the new home by what they are.
+const OLD_PATHS: &[&str] = &["seal/moved.rs"];
+
+/// The files of module `name`: `src/name.rs` and everything under `src/name/`.
+fn module_files(src: &Path, name: &str) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    let file = src.join(format!("{name}.rs"));
+    if file.is_file() {
+        paths.push(file);
+    }
+    if src.join(name).is_dir() {
+        files(&src.join(name), &mut paths);
+    }
+    paths
+}
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -62,10 +83,17 @@ fn modules_depend_one_way() {
     let modules: BTreeSet<&str> = ALLOWED.iter().map(|(m, _)| *m).collect();
     let mut problems = Vec::new();
     for (module, allowed) in ALLOWED {
-        let mut paths = Vec::new();
-        files(&src.join(module), &mut paths);
+        let paths = module_files(&src, module);
         assert!(!paths.is_empty(), "no files for module `{module}`");
         for path in paths {
+            let relative = path
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if OLD_PATHS.contains(&relative.replace('\\', "/").as_str()) {
+                continue;
+            }
             let text = std::fs::read_to_string(&path).unwrap();
             for named in named_modules(&text) {
                 if named != *module

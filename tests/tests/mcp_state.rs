@@ -268,7 +268,7 @@ async fn a_state_sealed_in_the_future_is_refused() {
 
 #[tokio::test]
 async fn a_full_single_use_record_refuses_what_it_can_no_longer_tell() {
-    use elicit_core::seal::MemoryStore;
+    use elicit_core::store::MemoryStore;
     // Room for one id: the second redemption forgets the first, and from then states
     // sealed no later than it are refused rather than risk a replay.
     let tiny = elicitor().with_store(MemoryStore::with_capacity(1));

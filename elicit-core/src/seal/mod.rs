@@ -50,8 +50,8 @@
 //!
 //! Within its lifetime a token opens as often as it is presented: the cipher alone
 //! cannot make it single use. The question engine (the `engine` module, which
-//! `elicit_rmcp` runs) records each state it opens in a [`RedeemStore`] and refuses the
-//! second redemption.
+//! `elicit_rmcp` runs) records each state it opens in a redeem store (the `store`
+//! module's `RedeemStore`) and refuses the second redemption.
 //!
 //! # Keys and rotation
 //!
@@ -83,19 +83,13 @@
 
 mod exact;
 mod keys;
-mod records;
-#[cfg(feature = "redis")]
-mod redis;
+mod moved;
 pub(crate) mod sealer;
-mod store;
 
 pub(crate) use keys::KeyId;
 pub use keys::{Key, Keyring};
-pub use records::TaskStore;
-#[cfg(feature = "redis")]
-pub use redis::RedisStore;
+pub use moved::*;
 pub(crate) use sealer::Sealer;
-pub use store::{MemoryStore, RedeemStore, Redemption};
 
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -31,7 +31,7 @@ use ::rmcp::model::{
     Task, TaskPayload, TaskStatus,
 };
 use ::rmcp::service::{RequestContext, RoleServer};
-use elicit_core::seal::TaskStore;
+use elicit_core::store::TaskStore;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
