@@ -14,8 +14,9 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use elicit_benches::{Form5, FormEnums, Topping, form5_answer};
+use elicit_core::__private::testing::Sealer;
 use elicit_core::Elicit;
-use elicit_core::seal::{Binding, Keyring, Sealer};
+use elicit_core::seal::{Binding, Keyring};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -8,8 +8,8 @@ use std::hint::black_box;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use elicit_core::seal::RedisStore;
-use elicit_core::seal::{MemoryStore, RedeemStore, Redemption};
+use elicit_core::store::RedisStore;
+use elicit_core::store::{MemoryStore, RedeemStore, Redemption};
 use elicit_examples::redis_server::RedisServer;
 
 fn now() -> u64 {

@@ -1,5 +1,5 @@
-//! Support for the code `#[derive(Elicit)]` generates. Not a public API: names here
-//! change without notice.
+//! Support for the code `#[derive(Elicit)]` and `#[derive(Wizard)]` generate. Not a
+//! public API: names here change without notice.
 //!
 //! Field types are judged by the type checker through [`FormField`] and the marker
 //! traits below, each with a message in the user's words; values (bounds against a
@@ -16,15 +16,20 @@ pub use core::option::Option::{self, None, Some};
 pub use serde_json::Value;
 pub use std::borrow::Cow::Borrowed;
 
-/// A random id, for the adapter crates (`elicit-rmcp`); not part of the API.
-#[cfg(feature = "seal")]
-pub use crate::seal::random_id;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+/// The items `#[derive(Wizard)]` writes besides the `Wizard` trait.
+pub use crate::wizard::derived::{DEFAULT_ATTEMPTS, Rejection, StepInfo, WizardStep};
+
+/// The form of `#[derive(Elicit)]`: its static fields, checked at compile time.
+pub const fn static_form(fields: &'static [Field]) -> Form {
+    Form::from_static(fields)
+}
 
 /// Parses a validated step answer for a wizard.
-pub fn parse_answer<T: serde::de::DeserializeOwned>(
-    content: &Value,
-) -> Result<T, crate::wizard::Rejection> {
-    T::deserialize(content).map_err(crate::wizard::Rejection::Parse)
+pub fn parse_answer<T: serde::de::DeserializeOwned>(content: &Value) -> Result<T, Rejection> {
+    T::deserialize(content).map_err(Rejection::Parse)
 }
 
 /// The shape a Rust type gives a form field, before attributes.

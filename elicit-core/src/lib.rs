@@ -67,6 +67,8 @@ pub mod wizard;
 pub mod engine;
 #[cfg(feature = "seal")]
 pub mod seal;
+#[cfg(feature = "seal")]
+pub mod store;
 
 #[doc(hidden)]
 pub mod __private;

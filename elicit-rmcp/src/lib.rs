@@ -76,8 +76,8 @@ use ::rmcp::task_manager::TaskContext;
 use elicit_core::Revision;
 use elicit_core::Strictness;
 use elicit_core::engine::{self, Client, Engine, Request, RpcError};
-use elicit_core::seal::RedeemStore;
 use elicit_core::seal::{Binding, Keyring};
+use elicit_core::store::RedeemStore;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -87,6 +87,7 @@ pub use elicit_core::engine::{AskError, Channel, Input, InputAnswer};
 pub mod client;
 #[cfg(feature = "http")]
 pub mod http;
+mod id;
 mod session;
 pub mod tasks;
 mod tools;
@@ -179,7 +180,7 @@ impl Elicitor {
     /// Where redeemed states are recorded (2026-07-28): each sealed state is good for
     /// one retry, and a replayed one is refused. The default covers one process;
     /// replicas behind a load balancer share a store such as
-    /// `elicit_core::seal::RedisStore` (feature `redis`).
+    /// `elicit_core::store::RedisStore` (feature `redis`).
     pub fn with_store(mut self, store: impl RedeemStore + 'static) -> Elicitor {
         self.engine = self.engine.with_store(store);
         self

@@ -366,7 +366,7 @@ impl Session {
         if self.revision() != Some(Revision::V2025_11_25) {
             return None;
         }
-        let id = elicit_core::__private::random_id();
+        let id = crate::id::random_id();
         let error = McpError::new(
             URL_ELICITATION_REQUIRED,
             message.to_owned(),

@@ -149,7 +149,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::principal_of;
 use elicit_core::Revision;
-use elicit_core::seal::TaskStore;
+use elicit_core::store::TaskStore;
 
 mod durable;
 use durable::Stored;
@@ -293,7 +293,7 @@ impl Tasks {
     }
 
     /// Keeps the tasks in `store`, shared by every replica of the server (such as
-    /// `elicit_core::seal::RedisStore`, feature `redis`): any replica answers
+    /// `elicit_core::store::RedisStore`, feature `redis`): any replica answers
     /// `tasks/get`, `tasks/update` and `tasks/cancel` for a task, and its body goes on
     /// on the replica that receives the answers, so a replica that stops loses no task.
     /// The body then runs in rounds, up to each question, and again from the top with

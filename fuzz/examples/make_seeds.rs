@@ -232,7 +232,7 @@ fn main() {
         "1_fresh_filled.jsonl",
         &with_mode(1, 2, b""),
     );
-    let sealer = elicit_core::seal::Sealer::new(keyring());
+    let sealer = elicit_core::__private::testing::Sealer::new(keyring());
     for (i, state) in [&states[2], &survey].into_iter().enumerate() {
         let token = sealer.seal_at(&binding(), state, NOW).expect("seal");
         let mut body = token.into_bytes();

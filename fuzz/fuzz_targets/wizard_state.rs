@@ -13,7 +13,8 @@ use elicit_core::Action;
 
 /// The longest token the sealer writes or opens (64 KiB; documented in `elicit_core::seal`).
 const MAX_TOKEN_LEN: usize = 64 * 1024;
-use elicit_core::seal::{Key, Keyring, SealError, Sealer};
+use elicit_core::__private::testing::{Sealer, with_strictness};
+use elicit_core::seal::{Key, Keyring, SealError};
 use elicit_core::wizard::{Flow, Poll, WizardError, WizardState};
 use elicit_core::{Revision, Strictness};
 use elicit_examples::ticket::{Cinema, TicketOrder};
@@ -137,10 +138,10 @@ fuzz_target!(|data: &[u8]| {
             let answers = stream(rest);
             for strictness in [Strictness::Strict, Strictness::Lenient] {
                 let mut it = answers.iter().cloned().map(Answer::from_value);
-                let flow = Flow::<TicketOrder>::new().with_strictness(strictness);
+                let flow = with_strictness(Flow::<TicketOrder>::new(), strictness);
                 drive(flow, cinema(), rev, &mut it, seed);
                 let mut it = answers.iter().cloned().map(Answer::from_value);
-                let flow = Flow::<Survey>::new().with_strictness(strictness);
+                let flow = with_strictness(Flow::<Survey>::new(), strictness);
                 drive(flow, &(), rev, &mut it, seed);
             }
         }

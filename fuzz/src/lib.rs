@@ -30,7 +30,7 @@ fn read_owned_with<T: Elicit>(
     content: Option<Value>,
     strictness: Strictness,
 ) -> Result<T, AnswerError> {
-    let valid = T::form().validate_owned(content, strictness)?;
+    let valid = elicit_core::__private::testing::validate_owned(T::form(), content, strictness)?;
     T::deserialize(valid).map_err(AnswerError::Parse)
 }
 

@@ -2,6 +2,7 @@
 //! client's answer, every malformed shape is refused with an error a user can read,
 //! and no input, however hostile, makes validation panic.
 
+use elicit_core::__private::testing;
 use elicit_core::Action;
 use elicit_core::Problem;
 use elicit_core::{AnswerError, Elicit, Elicitation, Format, Strictness};
@@ -22,7 +23,7 @@ fn read_owned_with<T: Elicit>(
     content: Option<Value>,
     strictness: Strictness,
 ) -> Result<T, AnswerError> {
-    let valid = T::form().validate_owned(content, strictness)?;
+    let valid = testing::validate_owned(T::form(), content, strictness)?;
     T::deserialize(valid).map_err(AnswerError::Parse)
 }
 
@@ -1171,7 +1172,7 @@ fn agrees<T: Elicit + PartialEq + std::fmt::Debug>(contents: &[Value]) {
                 "owned and borrowed content read alike: {content:?}"
             );
             let valid = T::form().validate(content, strictness);
-            let valid_owned = T::form().validate_owned(content.cloned(), strictness);
+            let valid_owned = testing::validate_owned(T::form(), content.cloned(), strictness);
             match (&valid, &valid_owned) {
                 (Ok(a), Ok(b)) => {
                     assert_eq!(&**a, b, "{content:?}");

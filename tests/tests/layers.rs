@@ -1,7 +1,9 @@
 //! `elicit-core`'s modules depend on each other one way only:
-//! `form` ← `answer` ← `wizard` ← `engine` (which also uses `seal`), `client` on `form`
-//! and `answer`, and `seal` on nothing. A module that names another outside its allowed list (`crate::x` in
-//! its code, docs included) fails here, so an import cycle cannot come back unseen.
+//! `form` ← `answer` ← `wizard` ← `engine` (which also uses `seal` and `store`), `client` on
+//! `form` and `answer`, `store` on `seal`, `seal` on nothing, and `__private` (the derives'
+//! glue and the tests' back doors) on any but the engine, none on it. A module that names
+//! another outside its allowed list (`crate::x` in its code, docs included) fails here, so
+//! an import cycle cannot come back unseen.
 //!
 //! The crates depend one way too: `elicit-rmcp` on `elicit-core`, never back, and the
 //! core on no MCP SDK or HTTP stack.
@@ -15,9 +17,28 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("answer", &["form"]),
     ("wizard", &["form", "answer"]),
     ("seal", &[]),
+    ("store", &["seal"]),
     ("client", &["form", "answer"]),
-    ("engine", &["form", "answer", "wizard", "seal"]),
+    ("engine", &["form", "answer", "wizard", "seal", "store"]),
+    ("__private", &["form", "answer", "wizard", "seal"]),
 ];
+
+/// Files the module check leaves out: the old paths of items that moved to another
+/// module, kept for one release, which name the new home by what they are.
+const OLD_PATHS: &[&str] = &["seal/moved.rs"];
+
+/// The files of module `name`: `src/name.rs` and everything under `src/name/`.
+fn module_files(src: &Path, name: &str) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    let file = src.join(format!("{name}.rs"));
+    if file.is_file() {
+        paths.push(file);
+    }
+    if src.join(name).is_dir() {
+        files(&src.join(name), &mut paths);
+    }
+    paths
+}
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -62,10 +83,17 @@ fn modules_depend_one_way() {
     let modules: BTreeSet<&str> = ALLOWED.iter().map(|(m, _)| *m).collect();
     let mut problems = Vec::new();
     for (module, allowed) in ALLOWED {
-        let mut paths = Vec::new();
-        files(&src.join(module), &mut paths);
+        let paths = module_files(&src, module);
         assert!(!paths.is_empty(), "no files for module `{module}`");
         for path in paths {
+            let relative = path
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if OLD_PATHS.contains(&relative.replace('\\', "/").as_str()) {
+                continue;
+            }
             let text = std::fs::read_to_string(&path).unwrap();
             for named in named_modules(&text) {
                 if named != *module
@@ -81,6 +109,216 @@ fn modules_depend_one_way() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Inside `wizard/` the files depend one way too, item by item: no two files name each
+/// other, directly or around a loop. A file names another with `super::x` or
+/// `crate::wizard::x`, `x` being the other file or an item defined at its top level;
+/// `mod.rs` names a file with `x::`. Doc comments do not count: a link builds no
+/// dependency.
+#[test]
+fn wizard_files_depend_one_way() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../elicit-core/src/wizard");
+    let mut texts = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            texts.push((stem, code_of(&std::fs::read_to_string(&path).unwrap())));
+        }
+    }
+    assert!(texts.len() > 2, "no files in {}", dir.display());
+    let edges = file_edges(&texts);
+    if let Some(cycle) = find_cycle(&edges) {
+        panic!("files of wizard/ name each other: {}", cycle.join(" -> "));
+    }
+}
+
+/// The code of a file: every line with its `//` comment (docs included) cut off.
+fn code_of(text: &str) -> String {
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The names a file defines at its top level (`pub`, `pub(crate)` or private: a struct,
+/// enum, trait, fn, const, static, type or union).
+fn top_level_items(code: &str) -> BTreeSet<String> {
+    let kinds = [
+        "struct", "enum", "trait", "fn", "const", "static", "type", "union",
+    ];
+    let mut out = BTreeSet::new();
+    for line in code.lines().filter(|l| !l.starts_with(char::is_whitespace)) {
+        let mut words = line
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .skip_while(|w| ["pub", "crate", "super", "async", "unsafe"].contains(w))
+            .peekable();
+        if words.peek() == Some(&"const") && line.contains("const fn ") {
+            words.next();
+        }
+        if let (Some(kind), Some(name)) = (words.next(), words.next())
+            && kinds.contains(&kind)
+        {
+            out.insert(name.to_owned());
+        }
+    }
+    out
+}
+
+/// Which files each file names: `file -> {files}`, self-references left out.
+fn file_edges(texts: &[(String, String)]) -> Vec<(String, BTreeSet<String>)> {
+    let stems: BTreeSet<&str> = texts.iter().map(|(s, _)| s.as_str()).collect();
+    let mut defined_in = std::collections::BTreeMap::new();
+    for (stem, code) in texts {
+        for item in top_level_items(code) {
+            defined_in.insert(item, stem.clone());
+        }
+    }
+    let ident = |s: &str| -> String {
+        s.trim()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (stem, code) in texts {
+        let mut named = BTreeSet::new();
+        let mut first_segments = Vec::new();
+        for prefix in ["super::", "crate::wizard::"] {
+            for (i, _) in code.match_indices(prefix) {
+                let rest = &code[i + prefix.len()..];
+                if let Some(group) = rest.strip_prefix('{') {
+                    // The names at depth 0 of `{a::B, c, d::{E, F}}`.
+                    let (mut depth, mut start) = (0, 0);
+                    for (j, c) in group.char_indices() {
+                        match c {
+                            '{' => depth += 1,
+                            '}' if depth == 0 => {
+                                first_segments.push(ident(&group[start..j]));
+                                break;
+                            }
+                            '}' => depth -= 1,
+                            ',' if depth == 0 => {
+                                first_segments.push(ident(&group[start..j]));
+                                start = j + 1;
+                            }
+                            _ => {}
+                        }
+                    }
+                } else {
+                    first_segments.push(ident(rest));
+                }
+            }
+        }
+        if stem == "mod" {
+            // The facade names its files as `x::` (`mod x;` declares, `pub use x::..` re-exports).
+            for other in &stems {
+                for (i, _) in code.match_indices(&format!("{other}::")) {
+                    let before = code[..i].chars().next_back();
+                    if !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+                        first_segments.push((*other).to_owned());
+                    }
+                }
+            }
+        }
+        for name in first_segments {
+            let target = if stems.contains(name.as_str()) {
+                Some(name)
+            } else {
+                defined_in.get(&name).cloned()
+            };
+            if let Some(target) = target
+                && target != *stem
+            {
+                named.insert(target);
+            }
+        }
+        out.push((stem.clone(), named));
+    }
+    out
+}
+
+/// A loop of files naming each other, if there is one: `[a, b, a]`.
+fn find_cycle(edges: &[(String, BTreeSet<String>)]) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        edges: &[(String, BTreeSet<String>)],
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_owned());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_owned());
+        let next = edges
+            .iter()
+            .find(|(n, _)| n == node)
+            .map(|(_, e)| e.clone());
+        for other in next.unwrap_or_default() {
+            if let Some(cycle) = visit(&other, edges, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(node.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    edges
+        .iter()
+        .find_map(|(node, _)| visit(node, edges, &mut Vec::new(), &mut done))
+}
+
+/// The file check sees paths, groups, items and the facade, and finds a loop.
+#[test]
+fn file_edges_read_paths_groups_and_items() {
+    let texts = [
+        (
+            "flow".to_owned(),
+            code_of(
+                "use super::state::{End, Pending};\nuse super::{derived::Wizard, Rejection};\npub struct Flow;",
+            ),
+        ),
+        (
+            "state".to_owned(),
+            code_of(
+                "/// [`Flow`](super::Flow)\npub(super) enum End {}\nfn f() -> crate::wizard::Flow { todo!() }",
+            ),
+        ),
+        (
+            "derived".to_owned(),
+            code_of("pub trait Wizard {}\npub enum Rejection {}"),
+        ),
+        (
+            "mod".to_owned(),
+            code_of("mod flow;\npub use flow::Flow;\npub use derived::Wizard;"),
+        ),
+    ];
+    let edges = file_edges(&texts);
+    let of = |n: &str| {
+        edges
+            .iter()
+            .find(|(s, _)| s == n)
+            .unwrap()
+            .1
+            .iter()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(of("flow"), ["derived", "state"]);
+    // The doc link does not count; the path in code does.
+    assert_eq!(of("state"), ["flow"]);
+    assert_eq!(of("mod"), ["derived", "flow"]);
+    assert_eq!(find_cycle(&edges).unwrap(), ["flow", "state", "flow"]);
+    let one_way: Vec<_> = edges.into_iter().filter(|(s, _)| s != "state").collect();
+    assert_eq!(find_cycle(&one_way), None);
 }
 
 /// The check itself sees both spellings.

@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::seal::{Key, Keyring, Sealer};
+use elicit_core::__private::testing::Sealer;
+use elicit_core::seal::{Key, Keyring};
 use elicit_examples::servers::purge::SAMPLE_AGES;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::servers::trip::{Inventory, TripServer};
@@ -267,7 +268,7 @@ async fn a_state_sealed_in_the_future_is_refused() {
 
 #[tokio::test]
 async fn a_full_single_use_record_refuses_what_it_can_no_longer_tell() {
-    use elicit_core::seal::MemoryStore;
+    use elicit_core::store::MemoryStore;
     // Room for one id: the second redemption forgets the first, and from then states
     // sealed no later than it are refused rather than risk a replay.
     let tiny = elicitor().with_store(MemoryStore::with_capacity(1));

@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_core::seal::RedisStore;
 use elicit_core::seal::{Key, Keyring};
-use elicit_core::seal::{RedeemStore, Redemption};
+use elicit_core::store::RedisStore;
+use elicit_core::store::{RedeemStore, Redemption};
 use elicit_examples::redis_server::RedisServer;
 use elicit_examples::servers::ticket::TicketServer;
 use elicit_examples::ticket::Cinema;
@@ -188,7 +188,7 @@ async fn info_number(
 /// expiring, kept apart by prefix, and each write announced to every connection.
 #[tokio::test]
 async fn task_records_are_written_from_the_version_read_and_announced() {
-    use elicit_core::seal::TaskStore;
+    use elicit_core::store::TaskStore;
     use futures_util::StreamExt;
 
     let Some(redis) = RedisServer::for_test() else {

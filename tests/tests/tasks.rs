@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_core::client::{Asker, Question, Reply};
-use elicit_core::seal::MemoryStore;
+use elicit_core::store::MemoryStore;
 use elicit_core::{Elicit, Elicitation};
 use elicit_rmcp::client::FormClient;
 use elicit_rmcp::{Asked, Channel, Elicitor, Input, Session, TaskSupport, Tasks, Tools};

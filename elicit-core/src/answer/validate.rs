@@ -65,10 +65,9 @@ impl Form {
     }
 
     /// [`validate`](Self::validate) for content the caller owns: the values move into
-    /// the answer instead of being copied. Not part of the API: the engine's and the client
-    /// kit's path, public for the tests that hold it to `validate`.
-    #[doc(hidden)]
-    pub fn validate_owned(
+    /// the answer instead of being copied. The engine's and the client kit's path; the
+    /// tests hold it to `validate` through `__private::testing` (feature `testing`).
+    pub(crate) fn validate_owned(
         &self,
         content: Option<Value>,
         strictness: Strictness,

@@ -81,7 +81,7 @@ use serde_json::Value;
 use crate::answer::Strictness;
 use crate::form::Revision;
 use crate::seal::{Binding, Keyring, SealError, Sealer, random_id};
-use crate::seal::{MemoryStore, RedeemStore, Redemption};
+use crate::store::{MemoryStore, RedeemStore, Redemption};
 
 mod ask;
 mod error;
@@ -190,7 +190,7 @@ impl Engine {
 
     /// Where redeemed states are recorded: each sealed state is good for one retry, and
     /// a replayed one is refused. Replicas behind a load balancer share a store such as
-    /// `seal::RedisStore` (feature `redis`).
+    /// `store::RedisStore` (feature `redis`).
     pub fn with_store(mut self, store: impl RedeemStore + 'static) -> Engine {
         self.store = Arc::new(store);
         self

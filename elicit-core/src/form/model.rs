@@ -22,8 +22,8 @@ pub struct Choice {
 }
 
 impl Choice {
-    /// A choice from static strings (usable in constants).
-    #[doc(hidden)]
+    /// A choice from static strings (usable in constants and statics, such as a list
+    /// of [`Choices`] the forms that offer it share).
     pub const fn new(value: &'static str, title: Option<&'static str>) -> Choice {
         Choice {
             value: Cow::Borrowed(value),
@@ -340,10 +340,13 @@ pub struct Field {
 }
 
 impl Field {
-    /// A field with no title or description (for the crate's own tests and the derive;
-    /// a field's kind cannot be written outside the crate).
-    #[doc(hidden)]
-    pub fn new(name: impl Into<Cow<'static, str>>, required: bool, kind: FieldKind) -> Field {
+    /// A field with no title or description (for the crate's own forms and tests; a
+    /// field's kind cannot be written outside the crate).
+    pub(crate) fn new(
+        name: impl Into<Cow<'static, str>>,
+        required: bool,
+        kind: FieldKind,
+    ) -> Field {
         Field {
             name: name.into(),
             title: None,
@@ -354,16 +357,8 @@ impl Field {
     }
 
     /// Sets the title.
-    #[doc(hidden)]
-    pub fn with_title(mut self, title: impl Into<Cow<'static, str>>) -> Field {
+    pub(crate) fn with_title(mut self, title: impl Into<Cow<'static, str>>) -> Field {
         self.title = Some(title.into());
-        self
-    }
-
-    /// Sets the description.
-    #[doc(hidden)]
-    pub fn with_description(mut self, description: impl Into<Cow<'static, str>>) -> Field {
-        self.description = Some(description.into());
         self
     }
 
@@ -440,9 +435,9 @@ impl fmt::Display for FormError {
 impl std::error::Error for FormError {}
 
 impl Form {
-    /// A form over static fields (used by the derive; checked at compile time).
-    #[doc(hidden)]
-    pub const fn from_static(fields: &'static [Field]) -> Form {
+    /// A form over static fields (the derive's, through `__private::static_form`;
+    /// checked at compile time).
+    pub(crate) const fn from_static(fields: &'static [Field]) -> Form {
         let mut min_revision = Revision::V2025_06_18;
         let mut i = 0;
         while i < fields.len() {
@@ -456,10 +451,37 @@ impl Form {
         }
     }
 
-    /// A form built at run time. The same rules the derive checks at compile time are
-    /// checked here: at least one field, unique names, bounds in order, defaults that
-    /// fit, options that are unique and non-empty.
-    #[doc(hidden)]
+    /// A form built at run time from fields of other forms (a derived form's, or one
+    /// `client::read_schema` read), changed or not. The
+    /// same rules the derive checks at compile time are checked here: at least one
+    /// field, unique names, bounds in order, defaults that fit, options that are unique
+    /// and non-empty.
+    ///
+    /// ```
+    /// use elicit_core::{Elicit, Form};
+    /// use serde::Deserialize;
+    ///
+    /// #[derive(Elicit, Deserialize)]
+    /// struct Contact {
+    ///     #[elicit(format = "email")]
+    ///     email: String,
+    /// }
+    ///
+    /// #[derive(Elicit, Deserialize)]
+    /// struct Shipping {
+    ///     address: String,
+    /// }
+    ///
+    /// // One form asking for both.
+    /// let both = Contact::form().fields().iter().chain(Shipping::form().fields());
+    /// let form = Form::new(both.cloned().collect())?;
+    /// assert_eq!(form.fields().len(), 2);
+    ///
+    /// // The names must stay unique.
+    /// let twice = Contact::form().fields().iter().chain(Contact::form().fields());
+    /// assert!(Form::new(twice.cloned().collect()).is_err());
+    /// # Ok::<(), elicit_core::FormError>(())
+    /// ```
     pub fn new(fields: Vec<Field>) -> Result<Form, FormError> {
         crate::form::rules::check_fields(&fields)?;
         Ok(Form::from_checked(fields))

@@ -1,5 +1,5 @@
 //! The rules of the MCP form subset, checked on forms built at run time. Derived forms
-//! are checked at compile time by the derive and `crate::__private`.
+//! are checked at compile time by the derive and its glue (`__private`).
 
 use crate::form::{Choice, Field, FieldKind, FormError, Format};
 

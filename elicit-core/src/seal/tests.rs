@@ -1,6 +1,10 @@
 //! The seal module's tests: the cipher against RFC 8452, the token format, keys and
 //! bindings.
 
+use aes_gcm_siv::Nonce;
+use aes_gcm_siv::aead::AeadInOut;
+
+use super::sealer::{NONCE_LEN, TAG_LEN, TIMES_LEN, aad, sealed_len};
 use super::*;
 use serde_json::json;
 

@@ -8,9 +8,9 @@ use std::marker::PhantomData;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::derived::{Rejection, Wizard};
 use super::state::{End, Pending, Record, STATE_VERSION, WizardState};
 use super::step::StepForm;
-use super::{Rejection, Wizard};
 use crate::answer::{Action, AnswerError, Strictness};
 use crate::form::{Form, FormError, RequestedSchema, Revision};
 
@@ -320,10 +320,11 @@ impl<W: Wizard> Flow<W> {
         }
     }
 
-    /// Reads answers with the given [`Strictness`] (strict by default). Not part of the
-    /// API: the engine's (its `Settings::strictness`), public for the fuzz targets.
-    #[doc(hidden)]
-    pub fn with_strictness(mut self, strictness: Strictness) -> Self {
+    /// Reads answers with the given [`Strictness`] (strict by default): the engine's (its
+    /// `Settings::strictness`); the fuzz targets reach it through `__private::testing`
+    /// (feature `testing`).
+    #[cfg(any(feature = "seal", feature = "testing"))]
+    pub(crate) fn with_strictness(mut self, strictness: Strictness) -> Self {
         self.strictness = strictness;
         self
     }
@@ -343,7 +344,7 @@ impl<W: Wizard> Flow<W> {
     /// every offered choice re-checked, so a state that does not fit this wizard is a
     /// typed error, never a panic.
     pub fn restore(mut state: WizardState) -> Result<Self, WizardError> {
-        let progress = state.restore::<W>()?;
+        let progress = restored::<W>(&mut state)?;
         Ok(Flow {
             state,
             progress,
@@ -516,11 +517,7 @@ impl<W: Wizard> Flow<W> {
         if self.state.attempts >= info.attempts {
             self.end(End::Failed { reason: problem });
         } else if let Some(pending) = &mut self.state.pending {
-            pending.reason = Some(super::with_last_try(
-                problem,
-                self.state.attempts,
-                info.attempts,
-            ));
+            pending.reason = Some(with_last_try(problem, self.state.attempts, info.attempts));
         }
         Ok(Accepted::Handled)
     }
@@ -544,4 +541,94 @@ enum Accepted {
     AsSent,
     /// Nothing left to do: the step advanced, ended or asks again.
     Handled,
+}
+
+/// Checks a saved state against the wizard `W`: every recorded answer is parsed
+/// again and every offered choice re-checked (the pending step's form is built), so
+/// a state that does not fit is a typed error, never a panic. Returns the answers
+/// so far.
+fn restored<W: Wizard>(state: &mut WizardState) -> Result<W::Progress, WizardError> {
+    if state.v != STATE_VERSION {
+        return Err(WizardError::StateVersion { found: state.v });
+    }
+    if state.wizard != W::NAME {
+        return Err(WizardError::OtherWizard {
+            found: std::mem::take(&mut state.wizard),
+        });
+    }
+    let steps = W::STEPS;
+    if state.done.len() > steps.len() {
+        return Err(WizardError::Corrupt(
+            "more steps than the wizard has".into(),
+        ));
+    }
+    let all_done = state.done.len() == steps.len();
+    match (&state.end, all_done) {
+        (None | Some(End::Completed), true) | (None, false) => {}
+        (Some(End::Completed), false) => {
+            return Err(WizardError::Corrupt(
+                "completed before the last step".into(),
+            ));
+        }
+        (Some(_), true) => {
+            return Err(WizardError::Corrupt("ended after the last step".into()));
+        }
+        (Some(_), false) => {}
+    }
+    if state.end.is_some() && (state.pending.is_some() || state.attempts != 0) {
+        return Err(WizardError::Corrupt(
+            "a question is pending in an ended flow".into(),
+        ));
+    }
+    let mut progress = W::Progress::default();
+    for (index, record) in state.done.iter().enumerate() {
+        match record {
+            Record::Answered(content) => {
+                let form = W::form(index);
+                let valid = form
+                    .validate(Some(content), Strictness::Strict)
+                    .map_err(|e| corrupt(index, &e))?;
+                W::accept(None, &mut progress, index, &valid).map_err(|_| {
+                    WizardError::Corrupt(format!("the answer to step {} does not parse", index + 1))
+                })?;
+            }
+            Record::Skipped => {}
+        }
+    }
+    if let Some(pending) = &mut state.pending {
+        let index = state.done.len();
+        if index >= steps.len() {
+            return Err(WizardError::Corrupt(
+                "a question is pending after the last step".into(),
+            ));
+        }
+        if state.attempts >= steps[index].attempts {
+            return Err(WizardError::Corrupt(
+                "more attempts than the step allows".into(),
+            ));
+        }
+        pending
+            .prepared
+            .apply(W::form(index))
+            .map_err(WizardError::Corrupt)?;
+    } else if state.attempts != 0 {
+        return Err(WizardError::Corrupt(
+            "attempts counted with no question pending".into(),
+        ));
+    }
+    Ok(progress)
+}
+
+fn corrupt(index: usize, e: &AnswerError) -> WizardError {
+    WizardError::Corrupt(format!("the answer to step {} is invalid: {e}", index + 1))
+}
+
+/// `problem`, as shown above a question asked again after `failed` unusable answers of
+/// at most `attempts`: with a warning when the next answer is the last one taken.
+pub(crate) fn with_last_try(problem: String, failed: u32, attempts: u32) -> String {
+    if failed.saturating_add(1) == attempts && attempts > 1 {
+        format!("{problem}\nLast try: if this answer cannot be used either, this ends here.")
+    } else {
+        problem
+    }
 }

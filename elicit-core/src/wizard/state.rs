@@ -1,13 +1,12 @@
-//! The saved state of a flow: [`WizardState`], serialized with serde between rounds,
-//! and the checks a saved state passes before a flow is restored from it.
+//! The saved state of a flow: [`WizardState`], serialized with serde between rounds.
+//! The checks a saved state passes before a flow is restored from it are the flow's
+//! (`Flow::restore`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::Wizard;
-use super::flow::WizardError;
+use super::derived::Wizard;
 use super::step::Prepared;
-use crate::answer::{AnswerError, Strictness};
 
 /// The version of [`WizardState`]'s serialized format.
 pub(crate) const STATE_VERSION: u32 = 1;
@@ -116,87 +115,4 @@ impl WizardState {
             end: None,
         }
     }
-
-    /// Checks a saved state against the wizard `W`: every recorded answer is parsed
-    /// again and every offered choice re-checked (the pending step's form is built), so
-    /// a state that does not fit is a typed error, never a panic. Returns the answers
-    /// so far.
-    pub(super) fn restore<W: Wizard>(&mut self) -> Result<W::Progress, WizardError> {
-        if self.v != STATE_VERSION {
-            return Err(WizardError::StateVersion { found: self.v });
-        }
-        if self.wizard != W::NAME {
-            return Err(WizardError::OtherWizard {
-                found: std::mem::take(&mut self.wizard),
-            });
-        }
-        let steps = W::STEPS;
-        if self.done.len() > steps.len() {
-            return Err(WizardError::Corrupt(
-                "more steps than the wizard has".into(),
-            ));
-        }
-        let all_done = self.done.len() == steps.len();
-        match (&self.end, all_done) {
-            (None | Some(End::Completed), true) | (None, false) => {}
-            (Some(End::Completed), false) => {
-                return Err(WizardError::Corrupt(
-                    "completed before the last step".into(),
-                ));
-            }
-            (Some(_), true) => {
-                return Err(WizardError::Corrupt("ended after the last step".into()));
-            }
-            (Some(_), false) => {}
-        }
-        if self.end.is_some() && (self.pending.is_some() || self.attempts != 0) {
-            return Err(WizardError::Corrupt(
-                "a question is pending in an ended flow".into(),
-            ));
-        }
-        let mut progress = W::Progress::default();
-        for (index, record) in self.done.iter().enumerate() {
-            match record {
-                Record::Answered(content) => {
-                    let form = W::form(index);
-                    let valid = form
-                        .validate(Some(content), Strictness::Strict)
-                        .map_err(|e| corrupt(index, &e))?;
-                    W::accept(None, &mut progress, index, &valid).map_err(|_| {
-                        WizardError::Corrupt(format!(
-                            "the answer to step {} does not parse",
-                            index + 1
-                        ))
-                    })?;
-                }
-                Record::Skipped => {}
-            }
-        }
-        if let Some(pending) = &mut self.pending {
-            let index = self.done.len();
-            if index >= steps.len() {
-                return Err(WizardError::Corrupt(
-                    "a question is pending after the last step".into(),
-                ));
-            }
-            if self.attempts >= steps[index].attempts {
-                return Err(WizardError::Corrupt(
-                    "more attempts than the step allows".into(),
-                ));
-            }
-            pending
-                .prepared
-                .apply(W::form(index))
-                .map_err(WizardError::Corrupt)?;
-        } else if self.attempts != 0 {
-            return Err(WizardError::Corrupt(
-                "attempts counted with no question pending".into(),
-            ));
-        }
-        Ok(progress)
-    }
-}
-
-fn corrupt(index: usize, e: &AnswerError) -> WizardError {
-    WizardError::Corrupt(format!("the answer to step {} is invalid: {e}", index + 1))
 }

@@ -200,7 +200,7 @@ fn form_impl(form: &Form) -> TokenStream {
         impl #krate::Elicit for #ident {
             fn form() -> &'static #krate::Form {
                 const __FIELDS: &[#krate::Field] = &[#(#specs),*];
-                static __FORM: #krate::Form = #krate::Form::from_static(__FIELDS);
+                static __FORM: #krate::Form = #krate::__private::static_form(__FIELDS);
                 &__FORM
             }
         }

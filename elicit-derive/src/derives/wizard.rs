@@ -34,11 +34,11 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             type Context = ();
             type Progress = ();
             const NAME: &'static str = "";
-            const STEPS: &'static [#krate::wizard::StepInfo] = &[];
+            const STEPS: &'static [#krate::__private::StepInfo] = &[];
             fn form(_: usize) -> &'static #krate::Form { ::core::unreachable!("the wizard has compile errors") }
             fn skip(_: &(), _: &(), _: usize) -> bool { false }
             fn prepare(_: &(), _: &(), _: usize) -> ::core::option::Option<#krate::wizard::Prepared> { ::core::option::Option::None }
-            fn accept(_: ::core::option::Option<&()>, _: &mut (), _: usize, _: &#krate::__private::Value) -> ::core::result::Result<(), #krate::wizard::Rejection> { ::core::result::Result::Ok(()) }
+            fn accept(_: ::core::option::Option<&()>, _: &mut (), _: usize, _: &#krate::__private::Value) -> ::core::result::Result<(), #krate::__private::Rejection> { ::core::result::Result::Ok(()) }
             fn finish(_: ()) -> ::core::option::Option<Self> { ::core::option::Option::None }
         }
     }
@@ -55,10 +55,11 @@ fn expand(wizard: &Wizard) -> TokenStream {
         None => quote!(()),
     };
     let w = quote!(#krate::wizard);
+    let p = quote!(#krate::__private);
     let opt = quote!(::core::option::Option);
     let step_of = |s: &Step| {
         let ty = s.ty;
-        quote_spanned!(ty.span()=> <#ty as #w::Step>)
+        quote_spanned!(ty.span()=> <#ty as #p::WizardStep>)
     };
     let fields = steps.iter().map(|s| {
         let f = s.ident;
@@ -79,9 +80,9 @@ fn expand(wizard: &Wizard) -> TokenStream {
                 let n = n as u32;
                 quote!(#n)
             }
-            None => quote!(#w::DEFAULT_ATTEMPTS),
+            None => quote!(#p::DEFAULT_ATTEMPTS),
         };
-        quote!(#w::StepInfo { name: #name, message: #message, optional: #st::OPTIONAL, attempts: #attempts })
+        quote!(#p::StepInfo { name: #name, message: #message, optional: #st::OPTIONAL, attempts: #attempts })
     });
     let forms = steps.iter().enumerate().map(|(i, s)| {
         let st = step_of(s);
@@ -115,13 +116,13 @@ fn expand(wizard: &Wizard) -> TokenStream {
             quote_spanned! {path.span()=>
                 if let #opt::Some(__ctx) = __ctx {
                     let __hook: fn(&#ctx, &#progress, &#st::Form) -> ::core::result::Result<(), ::std::string::String> = #path;
-                    __hook(__ctx, __progress, &__value).map_err(#w::Rejection::Check)?;
+                    __hook(__ctx, __progress, &__value).map_err(#p::Rejection::Check)?;
                 }
             }
         });
         quote! {
             #i => {
-                let __value: #st::Form = #krate::__private::parse_answer(__content)?;
+                let __value: #st::Form = #p::parse_answer(__content)?;
                 #check
                 __progress.#f = #opt::Some(__value);
             }
@@ -152,7 +153,7 @@ fn expand(wizard: &Wizard) -> TokenStream {
             type Context = #ctx;
             type Progress = #progress;
             const NAME: &'static str = ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#ident));
-            const STEPS: &'static [#w::StepInfo] = &[#(#infos),*];
+            const STEPS: &'static [#p::StepInfo] = &[#(#infos),*];
 
             fn form(__index: usize) -> &'static #krate::Form {
                 match __index {
@@ -179,8 +180,8 @@ fn expand(wizard: &Wizard) -> TokenStream {
                 __ctx: #opt<&#ctx>,
                 __progress: &mut #progress,
                 __index: usize,
-                __content: &#krate::__private::Value,
-            ) -> ::core::result::Result<(), #w::Rejection> {
+                __content: &#p::Value,
+            ) -> ::core::result::Result<(), #p::Rejection> {
                 match __index {
                     #(#accepts)*
                     _ => {}

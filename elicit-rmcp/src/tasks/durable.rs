@@ -31,10 +31,12 @@ use ::rmcp::model::{
     Task, TaskPayload, TaskStatus,
 };
 use ::rmcp::service::{RequestContext, RoleServer};
-use elicit_core::seal::{TaskStore, random_id};
+use elicit_core::store::TaskStore;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
+
+use crate::id::random_id;
 
 /// How often a write that lost a race is tried again, from a fresh read.
 const RETRIES: usize = 16;

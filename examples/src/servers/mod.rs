@@ -87,7 +87,7 @@ impl ServerArgs {
         }
         Ok(match &self.redis {
             Some(url) => {
-                let store = elicit_core::seal::RedisStore::connect(url)
+                let store = elicit_core::store::RedisStore::connect(url)
                     .await
                     .map_err(|e| format!("--redis {}: {e}", serve::redacted(url)))?;
                 // Tasks too live in Redis: any replica answers for them.

@@ -1,7 +1,7 @@
 //! Two replicas' views of one store: the durable side's rules, store-level.
 use super::*;
 use ::rmcp::model::{ContentBlock, InputRequest};
-use elicit_core::seal::MemoryStore;
+use elicit_core::store::MemoryStore;
 
 /// Two replicas' views of one store, with small caps.
 fn replicas() -> (Durable, Durable) {

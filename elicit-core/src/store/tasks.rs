@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use futures_util::Stream;
 
-use super::SealError;
+use crate::seal::SealError;
 
 /// What [`TaskStore::load`] returns: the record and its version, if one is kept.
 pub(super) type Load<'a> =
@@ -35,7 +35,7 @@ pub(super) type Forget<'a> = Pin<Box<dyn Future<Output = Result<(), SealError>> 
 /// your own (a database row with a version column).
 ///
 /// ```
-/// use elicit_core::seal::{MemoryStore, TaskStore};
+/// use elicit_core::store::{MemoryStore, TaskStore};
 ///
 /// # async fn run() -> Result<(), elicit_core::seal::SealError> {
 /// let store = MemoryStore::default();
@@ -83,7 +83,7 @@ pub trait TaskStore: Send + Sync + fmt::Debug {
     /// last place, and a refused call changes nothing.
     ///
     /// ```
-    /// use elicit_core::seal::{MemoryStore, TaskStore};
+    /// use elicit_core::store::{MemoryStore, TaskStore};
     ///
     /// # async fn run() -> Result<(), elicit_core::seal::SealError> {
     /// let store = MemoryStore::default();

@@ -7,9 +7,9 @@ use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use futures_util::StreamExt;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use super::SealError;
-use super::records::{Admit, Changes, Forget, Load, Save, TaskStore};
-use super::store::{Redeem, RedeemStore, Redemption};
+use super::redeem::{Redeem, RedeemStore, Redemption};
+use super::tasks::{Admit, Changes, Forget, Load, Save, TaskStore};
+use crate::seal::SealError;
 
 /// How long one redemption may wait for Redis before the state is refused (2 s).
 const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
@@ -27,7 +27,7 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 /// `elicit_rmcp::Elicitor::with_store`), or redeem with it yourself:
 ///
 /// ```no_run
-/// use elicit_core::seal::{RedeemStore, Redemption, RedisStore};
+/// use elicit_core::store::{RedeemStore, Redemption, RedisStore};
 ///
 /// # async fn run(id: &str, issued_at: u64, expires_at: u64) -> Result<(), Box<dyn std::error::Error>> {
 /// let store = RedisStore::connect("redis://127.0.0.1:6379/").await?;
@@ -316,7 +316,7 @@ impl TaskStore for RedisStore {
             for (key, _) in caps {
                 invocation.key(format!("{}task-index:{key}", self.prefix));
             }
-            invocation.arg(id).arg(until).arg(super::now());
+            invocation.arg(id).arg(until).arg(crate::seal::now());
             for (_, max) in caps {
                 invocation.arg(*max);
             }

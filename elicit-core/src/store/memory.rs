@@ -1,85 +1,14 @@
-//! Single use: where a server records the sealed states it has redeemed.
-//!
-//! A sealed token opens as often as it is presented within its lifetime; the cipher
-//! cannot know it was seen before. So each state carries a random id, and the server
-//! redeems that id in a [`RedeemStore`] before it acts on the state: the first
-//! redemption wins, a second one (a replayed retry, on this replica or another) is
-//! refused. An entry needs to live only as long as the state could still open.
-//!
-//! - [`MemoryStore`]: one process (the default of `engine::Engine`, and so of `elicit_rmcp::Elicitor`).
-//! - [`RedisStore`](super::RedisStore) (feature `redis`): replicas behind a load balancer share it, so a
-//!   state redeemed on one is refused on every other.
-//!
+//! [`MemoryStore`]: redeemed state ids and task records in this process's memory.
 
 use std::cmp::Reverse;
 use std::collections::hash_map::RandomState;
 use std::collections::{BinaryHeap, HashSet};
-use std::fmt;
-use std::future::Future;
 use std::hash::BuildHasher;
-use std::pin::Pin;
 use std::sync::Mutex;
 
-use super::SealError;
-use super::records::{Admit, Forget, Load, Records, Save, TaskStore};
-
-/// What [`RedeemStore::redeem`] returns.
-pub(crate) type Redeem<'a> =
-    Pin<Box<dyn Future<Output = Result<Redemption, SealError>> + Send + 'a>>;
-
-/// The outcome of a redemption.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Redemption {
-    /// The first redemption of this id: the state may be used.
-    First,
-    /// The id was redeemed before: a replay, refused.
-    Again,
-    /// The state was sealed before the oldest record the store still keeps (a bounded
-    /// store under more load than it holds): it cannot tell, so the state is refused.
-    TooOld,
-}
-
-/// Records redeemed state ids. Implement it to keep them in a store of your own (a
-/// database, another cache); it must be atomic across every server that shares it.
-///
-/// ```
-/// use elicit_core::seal::{MemoryStore, RedeemStore, Redemption};
-///
-/// # async fn run() -> Result<(), elicit_core::seal::SealError> {
-/// let store = MemoryStore::default();
-/// // Seconds since the Unix epoch: sealed now, opening for 15 minutes.
-/// let (issued_at, expires_at) = (4_102_444_800, 4_102_445_700);
-/// assert_eq!(store.redeem("Pq3x", issued_at, expires_at).await?, Redemption::First);
-/// assert_eq!(store.redeem("Pq3x", issued_at, expires_at).await?, Redemption::Again); // a replay
-/// # Ok(())
-/// # }
-/// ```
-pub trait RedeemStore: Send + Sync + fmt::Debug {
-    /// Records `id`, of a state sealed at `issued_at` that opens until `expires_at`
-    /// (seconds since the Unix epoch): [`Redemption::First`] the first time, `Again`
-    /// after. The record must last until `expires_at`; a store that drops records
-    /// earlier answers `TooOld` for every state sealed before what it dropped. An error
-    /// refuses the state: without the record, single use cannot be promised.
-    /// A store that cannot be reached answers [`SealError::store`].
-    #[allow(clippy::type_complexity)]
-    fn redeem<'a>(
-        &'a self,
-        id: &'a str,
-        issued_at: u64,
-        expires_at: u64,
-    ) -> Pin<Box<dyn Future<Output = Result<Redemption, SealError>> + Send + 'a>>;
-
-    /// The epoch of the record: states are sealed with it, and a state sealed under
-    /// another epoch is refused before it is redeemed. A store whose record can be lost
-    /// while the keys live on (a process's memory, across a restart) gives each record
-    /// an epoch of its own, so that no state from before the loss is taken again. A
-    /// durable store, shared by replicas, returns `""` (the default): no epoch is
-    /// checked, and the record must outlive every state (see `RedisStore`).
-    fn epoch(&self) -> &str {
-        ""
-    }
-}
+use super::redeem::{Redeem, RedeemStore, Redemption};
+use super::tasks::{Admit, Forget, Load, Records, Save, TaskStore};
+use crate::seal::{now, random_id};
 
 /// The most ids a [`MemoryStore`] holds unless told otherwise (1,000,000, about 40 MB
 /// at most): 1,100 rounds a second for the whole 15-minute default lifetime of a state.
@@ -101,7 +30,7 @@ pub struct MemoryStore {
     epoch: String,
     /// When the record began (seconds since the Unix epoch).
     started: u64,
-    /// The records of tasks, when it serves as a [`TaskStore`](super::TaskStore).
+    /// The records of tasks, when it serves as a [`TaskStore`].
     records: Mutex<Records>,
 }
 
@@ -122,9 +51,9 @@ impl MemoryStore {
             capacity: capacity.max(1),
             hasher: RandomState::new(),
             inner: Mutex::new(Live::default()),
-            epoch: super::random_id(),
+            epoch: random_id(),
             records: Mutex::default(),
-            started: super::now(),
+            started: now(),
         }
     }
 
@@ -208,7 +137,7 @@ impl RedeemStore for MemoryStore {
     }
 
     fn redeem<'a>(&'a self, id: &'a str, issued_at: u64, expires_at: u64) -> Redeem<'a> {
-        let outcome = self.redeem_at(id, issued_at, expires_at, super::now());
+        let outcome = self.redeem_at(id, issued_at, expires_at, now());
         Box::pin(std::future::ready(Ok(outcome)))
     }
 }
@@ -217,7 +146,7 @@ impl RedeemStore for MemoryStore {
 /// process, and nothing announced (readers poll).
 impl TaskStore for MemoryStore {
     fn load<'a>(&'a self, key: &'a str) -> Load<'a> {
-        let loaded = self.records().load(key, super::now());
+        let loaded = self.records().load(key, now());
         Box::pin(std::future::ready(Ok(loaded)))
     }
 
@@ -228,14 +157,12 @@ impl TaskStore for MemoryStore {
         record: &'a str,
         expires_at: u64,
     ) -> Save<'a> {
-        let saved = self
-            .records()
-            .save(key, version, record, expires_at, super::now());
+        let saved = self.records().save(key, version, record, expires_at, now());
         Box::pin(std::future::ready(Ok(saved)))
     }
 
     fn admit<'a>(&'a self, caps: &'a [(&'a str, usize)], id: &'a str, until: u64) -> Admit<'a> {
-        let full = self.records().admit(caps, id, until, super::now());
+        let full = self.records().admit(caps, id, until, now());
         Box::pin(std::future::ready(Ok(full)))
     }
 
