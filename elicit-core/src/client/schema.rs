@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::form::Form;
+use crate::form::{Field, Form};
 
 mod options;
 mod property;
@@ -61,6 +61,9 @@ pub(crate) const MAX_OPTIONS: usize = 1000;
 /// is refused before any of it is read.
 pub(crate) const MAX_SCHEMA: usize = 1024 * 1024;
 
+/// The path of the schema itself in a [`SchemaRefused`].
+const ROOT: &str = "requestedSchema";
+
 /// Reads a `requestedSchema` of any revision (2025-06-18 `enum` + `enumNames`, 2025-11-25
 /// and later `oneOf` / `items.anyOf` and defaults), given as the JSON text the server sent,
 /// into a [`Form`]. The fields come in the order the server wrote them, whatever
@@ -79,17 +82,16 @@ pub(crate) const MAX_SCHEMA: usize = 1024 * 1024;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn read_schema(text: &str) -> Result<Form, SchemaRefused> {
-    let root = "requestedSchema";
     if text.len() > MAX_SCHEMA {
         return Err(SchemaRefused::at(
-            root,
+            ROOT,
             format!(
                 "the schema is {} bytes, more than the {MAX_SCHEMA} a client reads",
                 text.len()
             ),
         ));
     }
-    let unreadable = |e: serde_json::Error| SchemaRefused::at(root, format!("not JSON: {e}"));
+    let unreadable = |e: serde_json::Error| SchemaRefused::at(ROOT, format!("not JSON: {e}"));
     let schema: Value = serde_json::from_str(text).map_err(unreadable)?;
     let order: PropertyOrder = serde_json::from_str(text).unwrap_or_default();
     read_schema_in(&schema, Some(&order.properties.0))
@@ -135,59 +137,91 @@ impl<'de> serde::Deserialize<'de> for Names {
 /// Reads `schema`, its properties in `order` when given (names not among them follow in
 /// the map's own order).
 fn read_schema_in(schema: &Value, order: Option<&[String]>) -> Result<Form, SchemaRefused> {
-    let root = "requestedSchema";
     let Value::Object(schema) = schema else {
-        return Err(SchemaRefused::at(root, "not an object"));
+        return Err(SchemaRefused::at(ROOT, "not an object"));
     };
+    check_root_keywords(schema)?;
+    let empty = Map::new();
+    let properties = properties_of(schema)?.unwrap_or(&empty);
+    let required = required_names(schema, properties)?;
+    let mut fields = Vec::with_capacity(properties.len());
+    for (name, property) in in_order(properties, order.unwrap_or_default()) {
+        fields.push(read_field(name, property, &required)?);
+    }
+    crate::form::rules::check_fields_of_schema(&fields)
+        .map_err(|e| SchemaRefused::at(ROOT, e.to_string()))?;
+    Ok(Form::from_checked(fields))
+}
+
+/// Refuses a keyword an MCP form does not have at the top, and a `type` other than
+/// `"object"`.
+fn check_root_keywords(schema: &Map<String, Value>) -> Result<(), SchemaRefused> {
     for key in schema.keys() {
         if !matches!(
             key.as_str(),
             "type" | "properties" | "required" | "$schema" | "title" | "description"
         ) {
             return Err(SchemaRefused::at(
-                root,
+                ROOT,
                 format!("`{key}` is not part of an MCP form"),
             ));
         }
     }
     if schema.get("type") != Some(&Value::from("object")) {
         return Err(SchemaRefused::at(
-            format!("{root}.type"),
+            format!("{ROOT}.type"),
             "must be \"object\"",
         ));
     }
+    Ok(())
+}
+
+/// The `properties` map (none when the key is absent), refused when it is not a map or
+/// has more than [`MAX_FIELDS`] entries.
+fn properties_of(
+    schema: &Map<String, Value>,
+) -> Result<Option<&Map<String, Value>>, SchemaRefused> {
     let properties = match schema.get("properties") {
         Some(Value::Object(p)) => p,
-        None => &Map::new(),
+        None => return Ok(None),
         Some(_) => {
             return Err(SchemaRefused::at(
-                format!("{root}.properties"),
+                format!("{ROOT}.properties"),
                 "not an object",
             ));
         }
     };
     if properties.len() > MAX_FIELDS {
         return Err(SchemaRefused::at(
-            format!("{root}.properties"),
+            format!("{ROOT}.properties"),
             format!(
                 "{} fields, more than the {MAX_FIELDS} a client shows",
                 properties.len()
             ),
         ));
     }
+    Ok(Some(properties))
+}
+
+/// The names listed in `required`, each of them refused unless it is text naming one of
+/// the `properties`.
+fn required_names<'a>(
+    schema: &'a Map<String, Value>,
+    properties: &Map<String, Value>,
+) -> Result<Vec<&'a str>, SchemaRefused> {
     let required: Vec<&str> = match schema.get("required") {
         None => Vec::new(),
         Some(Value::Array(names)) => names
             .iter()
             .map(|n| {
                 n.as_str().ok_or_else(|| {
-                    SchemaRefused::at(format!("{root}.required"), "names must be text")
+                    SchemaRefused::at(format!("{ROOT}.required"), "names must be text")
                 })
             })
             .collect::<Result<_, _>>()?,
         Some(_) => {
             return Err(SchemaRefused::at(
-                format!("{root}.required"),
+                format!("{ROOT}.required"),
                 "not a list of names",
             ));
         }
@@ -195,15 +229,23 @@ fn read_schema_in(schema: &Value, order: Option<&[String]>) -> Result<Form, Sche
     for name in &required {
         if !properties.contains_key(*name) {
             return Err(SchemaRefused::at(
-                format!("{root}.required"),
+                format!("{ROOT}.required"),
                 format!("`{name}` is not a property"),
             ));
         }
     }
-    let mut fields = Vec::with_capacity(properties.len());
+    Ok(required)
+}
+
+/// The properties, those named in `order` first and in that order, then the others in
+/// the map's own order.
+fn in_order<'a>(
+    properties: &'a Map<String, Value>,
+    order: &[String],
+) -> Vec<(&'a String, &'a Value)> {
     let mut ordered: Vec<(&String, &Value)> = Vec::with_capacity(properties.len());
     let mut placed = HashSet::new();
-    for name in order.unwrap_or_default() {
+    for name in order {
         if let Some((name, property)) = properties.get_key_value(name)
             && placed.insert(name)
         {
@@ -211,20 +253,21 @@ fn read_schema_in(schema: &Value, order: Option<&[String]>) -> Result<Form, Sche
         }
     }
     ordered.extend(properties.iter().filter(|(name, _)| !placed.contains(name)));
-    for (name, property) in ordered {
-        let path = format!("properties.{name}");
-        if name.is_empty() || name.len() > MAX_NAME {
-            return Err(SchemaRefused::at(
-                path,
-                format!("a property name must be 1 to {MAX_NAME} bytes"),
-            ));
-        }
-        let mut field = read_property(&path, property)?;
-        field.name = Cow::Owned(name.clone());
-        field.required = required.contains(&name.as_str());
-        fields.push(field);
+    ordered
+}
+
+/// The property `name` read into a field, required when `required` names it; a name
+/// that is empty or longer than [`MAX_NAME`] is refused.
+fn read_field(name: &str, property: &Value, required: &[&str]) -> Result<Field, SchemaRefused> {
+    let path = format!("properties.{name}");
+    if name.is_empty() || name.len() > MAX_NAME {
+        return Err(SchemaRefused::at(
+            path,
+            format!("a property name must be 1 to {MAX_NAME} bytes"),
+        ));
     }
-    crate::form::rules::check_fields_of_schema(&fields)
-        .map_err(|e| SchemaRefused::at(root, e.to_string()))?;
-    Ok(Form::from_checked(fields))
+    let mut field = read_property(&path, property)?;
+    field.name = Cow::Owned(name.to_owned());
+    field.required = required.contains(&name);
+    Ok(field)
 }
