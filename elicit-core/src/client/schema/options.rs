@@ -1,6 +1,7 @@
 //! The options of a choice or multi-select, and a choice's default among them.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
@@ -138,6 +139,7 @@ fn option(path: &str, value: &str, title: Option<String>) -> Result<Choice, Sche
     Ok(Choice::owned(value, title))
 }
 
+/// A choice's default: text that is one of the options.
 pub(super) fn option_default(
     path: &str,
     p: &Map<String, Value>,
@@ -149,6 +151,46 @@ pub(super) fn option_default(
         Some(d) => Err(SchemaRefused::at(
             format!("{path}.default"),
             format!("{d:?} is not one of the options"),
+        )),
+    }
+}
+
+/// A multi-select's default: a list of options, refused on its length alone when it is
+/// longer than the list of options (options never repeat).
+pub(super) fn multi_select_default(
+    path: &str,
+    p: &Map<String, Value>,
+    options: &[Choice],
+) -> Result<Option<Cow<'static, [Cow<'static, str>]>>, SchemaRefused> {
+    match p.get("default") {
+        None => Ok(None),
+        // Options never repeat: a longer default is refused before any comparison, so
+        // its size costs nothing.
+        Some(Value::Array(values)) if values.len() > options.len() => Err(SchemaRefused::at(
+            format!("{path}.default"),
+            format!(
+                "{} items for {} options: a default cannot repeat an option",
+                values.len(),
+                options.len()
+            ),
+        )),
+        Some(Value::Array(values)) => {
+            let known: HashSet<&str> = options.iter().map(|c| &*c.value).collect();
+            let mut out = Vec::with_capacity(values.len());
+            for v in values {
+                let Some(v) = v.as_str().filter(|v| known.contains(v)) else {
+                    return Err(SchemaRefused::at(
+                        format!("{path}.default"),
+                        format!("{v} is not one of the options"),
+                    ));
+                };
+                out.push(Cow::Owned(v.to_owned()));
+            }
+            Ok(Some(Cow::Owned(out)))
+        }
+        Some(_) => Err(SchemaRefused::at(
+            format!("{path}.default"),
+            "must be a list of options",
         )),
     }
 }
