@@ -7,7 +7,7 @@
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Fields, Ident, Type, Visibility};
+use syn::{Data, DataEnum, DeriveInput, Fields, Ident, Type, Visibility};
 
 use crate::attr::{self, SerdeContainer, SerdeMember};
 use crate::ctxt::Ctxt;
@@ -77,109 +77,8 @@ impl<'a> Input<'a> {
             return Input::Invalid;
         }
         match &input.data {
-            Data::Struct(data) => match &data.fields {
-                Fields::Named(named) => {
-                    let mut fields = Vec::new();
-                    for field in &named.named {
-                        let attrs = attr::Field::from_ast(cx, &field.attrs);
-                        let member = SerdeMember::from_ast(&field.attrs);
-                        if let Some(span) = member.flatten {
-                            cx.error(
-                                span,
-                                "`#[serde(flatten)]` cannot be used in a form: MCP forms are one flat object whose every field the derive must see; list the fields here instead",
-                            );
-                            continue;
-                        }
-                        let Some(ident) = field.ident.as_ref() else {
-                            continue;
-                        };
-                        if member.skip {
-                            continue;
-                        }
-                        let rust_name = unraw(ident);
-                        let (wire, wire_span) = match (&member.rename, serde.rename_all) {
-                            (Some((name, span)), _) => (name.clone(), *span),
-                            (None, Some(rule)) => (rule.apply_to_field(&rust_name), ident.span()),
-                            (None, None) => (rust_name.clone(), ident.span()),
-                        };
-                        fields.push(Field {
-                            ident,
-                            rust_name,
-                            wire,
-                            wire_span,
-                            ty: &field.ty,
-                            doc: attr::doc_text(&field.attrs),
-                            attrs,
-                            serde_default: member.default || serde.default,
-                        });
-                    }
-                    Input::Form(Form {
-                        ident: &input.ident,
-                        krate,
-                        fields,
-                    })
-                }
-                Fields::Unnamed(_) => {
-                    cx.error(
-                        input.ident.span(),
-                        "`Elicit` cannot be derived for a tuple struct: form fields need names, which become the answer's keys; use a struct with named fields",
-                    );
-                    Input::Invalid
-                }
-                Fields::Unit => {
-                    cx.error(
-                        input.ident.span(),
-                        "`Elicit` cannot be derived for a unit struct: a form needs at least one named field; for a yes/no question use `elicit_core::Confirm`",
-                    );
-                    Input::Invalid
-                }
-            },
-            Data::Enum(data) => {
-                let mut variants = Vec::new();
-                for variant in &data.variants {
-                    let attrs = attr::Variant::from_ast(cx, &variant.attrs);
-                    let member = SerdeMember::from_ast(&variant.attrs);
-                    if !matches!(variant.fields, Fields::Unit) {
-                        cx.error(
-                            variant.fields.span(),
-                            format!(
-                                "variant `{}` carries data: an enum deriving `Elicit` is a list of options, so every variant must be a unit variant",
-                                variant.ident
-                            ),
-                        );
-                        continue;
-                    }
-                    if member.skip {
-                        continue;
-                    }
-                    let name = unraw(&variant.ident);
-                    let wire = match (member.rename, serde.rename_all) {
-                        (Some((name, _)), _) => name,
-                        (None, Some(rule)) => rule.apply_to_variant(&name),
-                        (None, None) => name,
-                    };
-                    variants.push(Variant {
-                        ident: &variant.ident,
-                        wire,
-                        title: attrs.title,
-                    });
-                }
-                if data.variants.is_empty() {
-                    cx.error(
-                        input.ident.span(),
-                        format!(
-                            "enum `{}` has no variants: a select needs at least one option",
-                            input.ident
-                        ),
-                    );
-                }
-                Input::Options(Options {
-                    ident: &input.ident,
-                    krate,
-                    variants,
-                    declared: data.variants.len(),
-                })
-            }
+            Data::Struct(data) => Input::from_struct(cx, input, krate, &serde, &data.fields),
+            Data::Enum(data) => Input::Options(Options::from_enum(cx, input, krate, &serde, data)),
             Data::Union(_) => {
                 cx.error(
                     input.ident.span(),
@@ -188,6 +87,152 @@ impl<'a> Input<'a> {
                 Input::Invalid
             }
         }
+    }
+
+    /// The form of a struct with named fields; tuple and unit structs are reported.
+    fn from_struct(
+        cx: &mut Ctxt,
+        input: &'a DeriveInput,
+        krate: syn::Path,
+        serde: &SerdeContainer,
+        fields: &'a Fields,
+    ) -> Input<'a> {
+        match fields {
+            Fields::Named(named) => {
+                let mut fields = Vec::new();
+                for field in &named.named {
+                    if let Some(field) = Field::from_syn(cx, field, serde) {
+                        fields.push(field);
+                    }
+                }
+                Input::Form(Form {
+                    ident: &input.ident,
+                    krate,
+                    fields,
+                })
+            }
+            Fields::Unnamed(_) => {
+                cx.error(
+                    input.ident.span(),
+                    "`Elicit` cannot be derived for a tuple struct: form fields need names, which become the answer's keys; use a struct with named fields",
+                );
+                Input::Invalid
+            }
+            Fields::Unit => {
+                cx.error(
+                    input.ident.span(),
+                    "`Elicit` cannot be derived for a unit struct: a form needs at least one named field; for a yes/no question use `elicit_core::Confirm`",
+                );
+                Input::Invalid
+            }
+        }
+    }
+}
+
+impl<'a> Field<'a> {
+    /// One named field with its attributes and wire name; none when serde skips it, or
+    /// flattens it (which is reported).
+    fn from_syn(cx: &mut Ctxt, field: &'a syn::Field, serde: &SerdeContainer) -> Option<Field<'a>> {
+        let attrs = attr::Field::from_ast(cx, &field.attrs);
+        let member = SerdeMember::from_ast(&field.attrs);
+        if let Some(span) = member.flatten {
+            cx.error(
+                span,
+                "`#[serde(flatten)]` cannot be used in a form: MCP forms are one flat object whose every field the derive must see; list the fields here instead",
+            );
+            return None;
+        }
+        let ident = field.ident.as_ref()?;
+        if member.skip {
+            return None;
+        }
+        let rust_name = unraw(ident);
+        let (wire, wire_span) = match (&member.rename, serde.rename_all) {
+            (Some((name, span)), _) => (name.clone(), *span),
+            (None, Some(rule)) => (rule.apply_to_field(&rust_name), ident.span()),
+            (None, None) => (rust_name.clone(), ident.span()),
+        };
+        Some(Field {
+            ident,
+            rust_name,
+            wire,
+            wire_span,
+            ty: &field.ty,
+            doc: attr::doc_text(&field.attrs),
+            attrs,
+            serde_default: member.default || serde.default,
+        })
+    }
+}
+
+impl<'a> Options<'a> {
+    /// The options of an enum of unit variants; a variant with data, and an enum with no
+    /// variants, are reported.
+    fn from_enum(
+        cx: &mut Ctxt,
+        input: &'a DeriveInput,
+        krate: syn::Path,
+        serde: &SerdeContainer,
+        data: &'a DataEnum,
+    ) -> Options<'a> {
+        let mut variants = Vec::new();
+        for variant in &data.variants {
+            if let Some(variant) = Variant::from_syn(cx, variant, serde) {
+                variants.push(variant);
+            }
+        }
+        if data.variants.is_empty() {
+            cx.error(
+                input.ident.span(),
+                format!(
+                    "enum `{}` has no variants: a select needs at least one option",
+                    input.ident
+                ),
+            );
+        }
+        Options {
+            ident: &input.ident,
+            krate,
+            variants,
+            declared: data.variants.len(),
+        }
+    }
+}
+
+impl<'a> Variant<'a> {
+    /// One unit variant with its title and wire name; none when serde skips it, or when
+    /// it carries data (which is reported).
+    fn from_syn(
+        cx: &mut Ctxt,
+        variant: &'a syn::Variant,
+        serde: &SerdeContainer,
+    ) -> Option<Variant<'a>> {
+        let attrs = attr::Variant::from_ast(cx, &variant.attrs);
+        let member = SerdeMember::from_ast(&variant.attrs);
+        if !matches!(variant.fields, Fields::Unit) {
+            cx.error(
+                variant.fields.span(),
+                format!(
+                    "variant `{}` carries data: an enum deriving `Elicit` is a list of options, so every variant must be a unit variant",
+                    variant.ident
+                ),
+            );
+            return None;
+        }
+        if member.skip {
+            return None;
+        }
+        let name = unraw(&variant.ident);
+        let wire = match (member.rename, serde.rename_all) {
+            (Some((name, _)), _) => name,
+            (None, Some(rule)) => rule.apply_to_variant(&name),
+            (None, None) => name,
+        };
+        Some(Variant {
+            ident: &variant.ident,
+            wire,
+            title: attrs.title,
+        })
     }
 }
 

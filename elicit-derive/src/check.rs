@@ -13,7 +13,7 @@ use syn::Type;
 use syn::spanned::Spanned;
 
 use crate::ast::{Field, Form, Options, Wizard};
-use crate::attr::{DefaultValue, Number, Setting};
+use crate::attr::{self, DefaultValue, Number, Setting};
 use crate::case::words;
 use crate::ctxt::Ctxt;
 
@@ -255,74 +255,87 @@ fn bounds(cx: &mut Ctxt, field: &Field) {
         return;
     };
     match &default.value {
-        DefaultValue::Str(s) => {
-            let len = s.chars().count() as u64;
-            if let Some(min) = a.min_length.as_ref().filter(|m| len < m.value) {
-                outside(
-                    cx,
-                    default.span,
-                    format!("the default is {len} characters long, shorter than `min_length`"),
-                    min,
-                    "min_length",
-                );
-            }
-            if let Some(max) = a.max_length.as_ref().filter(|m| len > m.value) {
-                outside(
-                    cx,
-                    default.span,
-                    format!("the default is {len} characters long, longer than `max_length`"),
-                    max,
-                    "max_length",
-                );
-            }
-        }
-        DefaultValue::Number(n) => {
-            if let Some(min) = a.minimum.as_ref().filter(|m| *n < m.value) {
-                outside(
-                    cx,
-                    default.span,
-                    format!("the default {n} is below `minimum`"),
-                    min,
-                    "minimum",
-                );
-            }
-            if let Some(max) = a.maximum.as_ref().filter(|m| *n > m.value) {
-                outside(
-                    cx,
-                    default.span,
-                    format!("the default {n} is above `maximum`"),
-                    max,
-                    "maximum",
-                );
-            }
-        }
-        DefaultValue::List(items) => {
-            for (i, (item, span)) in items.iter().enumerate() {
-                if items[..i].iter().any(|(other, _)| other == item) {
-                    cx.error(*span, format!("{item:?} is listed twice in the default"));
-                }
-            }
-            let n = items.len() as u64;
-            if let Some(min) = a.min_items.as_ref().filter(|m| n < m.value) {
-                outside(
-                    cx,
-                    default.span,
-                    format!("the default picks {n} options, fewer than `min_items`"),
-                    min,
-                    "min_items",
-                );
-            }
-            if let Some(max) = a.max_items.as_ref().filter(|m| n > m.value) {
-                outside(
-                    cx,
-                    default.span,
-                    format!("the default picks {n} options, more than `max_items`"),
-                    max,
-                    "max_items",
-                );
-            }
-        }
+        DefaultValue::Str(s) => text_default(cx, a, default.span, s),
+        DefaultValue::Number(n) => number_default(cx, a, default.span, n),
+        DefaultValue::List(items) => list_default(cx, a, default.span, items),
         DefaultValue::Bool(_) => {}
+    }
+}
+
+/// A text default (at `span`) as long as `min_length` and `max_length` allow.
+fn text_default(cx: &mut Ctxt, a: &attr::Field, span: Span, s: &str) {
+    let len = s.chars().count() as u64;
+    if let Some(min) = a.min_length.as_ref().filter(|m| len < m.value) {
+        outside(
+            cx,
+            span,
+            format!("the default is {len} characters long, shorter than `min_length`"),
+            min,
+            "min_length",
+        );
+    }
+    if let Some(max) = a.max_length.as_ref().filter(|m| len > m.value) {
+        outside(
+            cx,
+            span,
+            format!("the default is {len} characters long, longer than `max_length`"),
+            max,
+            "max_length",
+        );
+    }
+}
+
+/// A number default (at `span`) within `minimum` and `maximum`.
+fn number_default(cx: &mut Ctxt, a: &attr::Field, span: Span, n: &Number) {
+    if let Some(min) = a.minimum.as_ref().filter(|m| *n < m.value) {
+        outside(
+            cx,
+            span,
+            format!("the default {n} is below `minimum`"),
+            min,
+            "minimum",
+        );
+    }
+    if let Some(max) = a.maximum.as_ref().filter(|m| *n > m.value) {
+        outside(
+            cx,
+            span,
+            format!("the default {n} is above `maximum`"),
+            max,
+            "maximum",
+        );
+    }
+}
+
+/// A multi-select default (at `span`) that lists each option once, as many as
+/// `min_items` and `max_items` allow.
+fn list_default(cx: &mut Ctxt, a: &attr::Field, span: Span, items: &[(String, Span)]) {
+    for (i, (item, item_span)) in items.iter().enumerate() {
+        if items[..i].iter().any(|(other, _)| other == item) {
+            cx.error(
+                *item_span,
+                format!("{item:?} is listed twice in the default"),
+            );
+        }
+    }
+    let n = items.len() as u64;
+    if let Some(min) = a.min_items.as_ref().filter(|m| n < m.value) {
+        outside(
+            cx,
+            span,
+            format!("the default picks {n} options, fewer than `min_items`"),
+            min,
+            "min_items",
+        );
+    }
+    if let Some(max) = a.max_items.as_ref().filter(|m| n > m.value) {
+        outside(
+            cx,
+            span,
+            format!("the default picks {n} options, more than `max_items`"),
+            max,
+            "max_items",
+        );
     }
 }
 

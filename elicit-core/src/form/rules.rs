@@ -1,6 +1,8 @@
 //! The rules of the MCP form subset, checked on forms built at run time. Derived forms
 //! are checked at compile time by the derive and its glue (`__private`).
 
+use std::borrow::Cow;
+
 use crate::form::{Choice, Field, FieldKind, FormError, Format};
 
 pub(crate) fn check_fields(fields: &[Field]) -> Result<(), FormError> {
@@ -28,6 +30,8 @@ pub(crate) fn check_fields_of_schema(fields: &[Field]) -> Result<(), FormError> 
     Ok(())
 }
 
+/// The rules of one field's kind: bounds in order, a default within them, options offered
+/// once.
 fn check_kind(kind: &FieldKind) -> Result<(), String> {
     match kind {
         FieldKind::String {
@@ -35,88 +39,129 @@ fn check_kind(kind: &FieldKind) -> Result<(), String> {
             min_length,
             max_length,
             default,
-        } => {
-            ordered(*min_length, *max_length, "min_length", "max_length")?;
-            if let Some(d) = default {
-                text_fits(d, *format, *min_length, *max_length)
-                    .map_err(|why| format!("the default {why}"))?;
-            }
-        }
+        } => check_text(*format, *min_length, *max_length, default.as_deref()),
         FieldKind::Integer {
             minimum,
             maximum,
             range,
             default,
-        } => {
-            ordered(*minimum, *maximum, "minimum", "maximum")?;
-            if range.0 > range.1 {
-                return Err("the enforced range is empty".into());
-            }
-            if let (Some(d), Some((lo, hi))) = (default, kind.integer_bounds())
-                && (*d < lo || *d > hi)
-            {
-                return Err("the default is outside the field's bounds".into());
-            }
-        }
+        } => check_integer(*minimum, *maximum, *range, *default, kind.integer_bounds()),
         FieldKind::Number {
             minimum,
             maximum,
             default,
             ..
-        } => {
-            for v in [minimum, maximum, default].into_iter().flatten() {
-                if !v.is_finite() {
-                    return Err("bounds and defaults must be finite numbers".into());
-                }
-            }
-            if let (Some(lo), Some(hi)) = (minimum, maximum)
-                && lo > hi
-            {
-                return Err("minimum is greater than maximum".into());
-            }
-            if let Some(d) = default
-                && (minimum.is_some_and(|m| *d < m) || maximum.is_some_and(|m| *d > m))
-            {
-                return Err("the default is outside the field's bounds".into());
-            }
-        }
-        FieldKind::Boolean { .. } => {}
+        } => check_number(*minimum, *maximum, *default),
+        FieldKind::Boolean { .. } => Ok(()),
         FieldKind::Select {
             options, default, ..
-        } => {
-            check_options(options)?;
-            if let Some(d) = default
-                && !options.iter().any(|c| c.value == *d)
-            {
-                return Err(format!("the default {d:?} is not one of the options"));
-            }
-        }
+        } => check_select(options, default.as_deref()),
         FieldKind::MultiSelect {
             options,
             min_items,
             max_items,
             default,
-        } => {
-            check_options(options)?;
-            ordered(*min_items, *max_items, "min_items", "max_items")?;
-            if min_items.is_some_and(|m| m > options.len() as u64) {
-                return Err("min_items is more than the number of options".into());
-            }
-            if let Some(d) = default {
-                for v in d.iter() {
-                    if !options.iter().any(|c| c.value == *v) {
-                        return Err(format!("the default {v:?} is not one of the options"));
-                    }
-                }
-                if let Some(v) = repeated(d, |v| v) {
-                    return Err(format!("the default names {v:?} twice"));
-                }
-                let n = d.len() as u64;
-                if min_items.is_some_and(|m| n < m) || max_items.is_some_and(|m| n > m) {
-                    return Err("the default's item count is outside min_items..=max_items".into());
-                }
-            }
+        } => check_multi_select(options, *min_items, *max_items, default.as_deref()),
+    }
+}
+
+/// A text field: lengths in order, and a default of that length and format.
+fn check_text(
+    format: Option<Format>,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    default: Option<&str>,
+) -> Result<(), String> {
+    ordered(min_length, max_length, "min_length", "max_length")?;
+    if let Some(d) = default {
+        text_fits(d, format, min_length, max_length).map_err(|why| format!("the default {why}"))?;
+    }
+    Ok(())
+}
+
+/// An integer field: bounds in order, a range that is not empty, and a default within
+/// `enforced`, the bounds the validator applies.
+fn check_integer(
+    minimum: Option<i128>,
+    maximum: Option<i128>,
+    range: (i128, i128),
+    default: Option<i128>,
+    enforced: Option<(i128, i128)>,
+) -> Result<(), String> {
+    ordered(minimum, maximum, "minimum", "maximum")?;
+    if range.0 > range.1 {
+        return Err("the enforced range is empty".into());
+    }
+    if let (Some(d), Some((lo, hi))) = (default, enforced)
+        && (d < lo || d > hi)
+    {
+        return Err("the default is outside the field's bounds".into());
+    }
+    Ok(())
+}
+
+/// A number field: finite bounds in order, and a finite default within them.
+fn check_number(
+    minimum: Option<f64>,
+    maximum: Option<f64>,
+    default: Option<f64>,
+) -> Result<(), String> {
+    for v in [minimum, maximum, default].into_iter().flatten() {
+        if !v.is_finite() {
+            return Err("bounds and defaults must be finite numbers".into());
         }
+    }
+    if let (Some(lo), Some(hi)) = (minimum, maximum)
+        && lo > hi
+    {
+        return Err("minimum is greater than maximum".into());
+    }
+    if let Some(d) = default
+        && (minimum.is_some_and(|m| d < m) || maximum.is_some_and(|m| d > m))
+    {
+        return Err("the default is outside the field's bounds".into());
+    }
+    Ok(())
+}
+
+/// A select: options offered once, and a default that is one of them.
+fn check_select(options: &[Choice], default: Option<&str>) -> Result<(), String> {
+    check_options(options)?;
+    if let Some(d) = default
+        && !options.iter().any(|c| c.value == *d)
+    {
+        return Err(format!("the default {d:?} is not one of the options"));
+    }
+    Ok(())
+}
+
+/// A multi-select: options offered once, item counts in order and within the options,
+/// and a default of distinct options, as many as the counts allow.
+fn check_multi_select(
+    options: &[Choice],
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    default: Option<&[Cow<'static, str>]>,
+) -> Result<(), String> {
+    check_options(options)?;
+    ordered(min_items, max_items, "min_items", "max_items")?;
+    if min_items.is_some_and(|m| m > options.len() as u64) {
+        return Err("min_items is more than the number of options".into());
+    }
+    let Some(d) = default else {
+        return Ok(());
+    };
+    for v in d {
+        if !options.iter().any(|c| c.value == *v) {
+            return Err(format!("the default {v:?} is not one of the options"));
+        }
+    }
+    if let Some(v) = repeated(d, |v| v) {
+        return Err(format!("the default names {v:?} twice"));
+    }
+    let n = d.len() as u64;
+    if min_items.is_some_and(|m| n < m) || max_items.is_some_and(|m| n > m) {
+        return Err("the default's item count is outside min_items..=max_items".into());
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 
-use crate::form::{Choice, Field, FieldKind, Form, FormError, Revision};
+use crate::form::{Choice, Field, FieldKind, Form, FormError, Format, Revision};
 
 /// The `requestedSchema` of a form for one protocol revision.
 ///
@@ -276,121 +276,126 @@ fn has_titles(options: &[Choice]) -> bool {
 impl Serialize for Property<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let field = self.field;
-        let defaults = self.revision.supports_defaults();
         let mut map = serializer.serialize_map(None)?;
-        let kind = match &field.kind {
-            FieldKind::String { .. } | FieldKind::Select { .. } => "string",
-            FieldKind::Integer { .. } => "integer",
-            FieldKind::Number { .. } => "number",
-            FieldKind::Boolean { .. } => "boolean",
-            FieldKind::MultiSelect { .. } => "array",
-        };
-        map.serialize_entry("type", kind)?;
-        if let Some(title) = &field.title {
-            map.serialize_entry("title", &**title)?;
-        }
-        if let Some(description) = &field.description {
-            map.serialize_entry("description", &**description)?;
-        }
-        match &field.kind {
-            FieldKind::String {
-                format,
-                min_length,
-                max_length,
-                default,
-            } => {
-                if let Some(v) = min_length {
-                    map.serialize_entry("minLength", v)?;
-                }
-                if let Some(v) = max_length {
-                    map.serialize_entry("maxLength", v)?;
-                }
-                if let Some(v) = format {
-                    map.serialize_entry("format", v.as_str())?;
-                }
-                if let (Some(v), true) = (default, defaults) {
-                    map.serialize_entry("default", &**v)?;
-                }
-            }
-            FieldKind::Integer {
-                minimum,
-                maximum,
-                default,
-                ..
-            } => {
-                if let Some(v) = minimum {
-                    map.serialize_entry("minimum", v)?;
-                }
-                if let Some(v) = maximum {
-                    map.serialize_entry("maximum", v)?;
-                }
-                if let (Some(v), true) = (default, defaults) {
-                    map.serialize_entry("default", v)?;
-                }
-            }
-            FieldKind::Number {
-                minimum,
-                maximum,
-                default,
-                ..
-            } => {
-                if let Some(v) = minimum {
-                    map.serialize_entry("minimum", &Num(*v))?;
-                }
-                if let Some(v) = maximum {
-                    map.serialize_entry("maximum", &Num(*v))?;
-                }
-                if let (Some(v), true) = (default, defaults) {
-                    map.serialize_entry("default", &Num(*v))?;
-                }
-            }
-            FieldKind::Boolean { default } => {
-                if let Some(v) = default {
-                    map.serialize_entry("default", v)?;
-                }
-            }
-            FieldKind::Select {
-                options,
-                default,
-                legacy_enum_names,
-            } => {
-                let titled = has_titles(options);
-                if titled && defaults && !legacy_enum_names {
-                    map.serialize_entry("oneOf", &TitledOptions(options))?;
-                } else {
-                    map.serialize_entry("enum", &Values(options))?;
-                    if titled || *legacy_enum_names {
-                        map.serialize_entry("enumNames", &Labels(options))?;
-                    }
-                }
-                if let (Some(v), true) = (default, defaults) {
-                    map.serialize_entry("default", &**v)?;
-                }
-            }
-            FieldKind::MultiSelect {
-                options,
-                min_items,
-                max_items,
-                default,
-            } => {
-                if let Some(v) = min_items {
-                    map.serialize_entry("minItems", v)?;
-                }
-                if let Some(v) = max_items {
-                    map.serialize_entry("maxItems", v)?;
-                }
-                if has_titles(options) {
-                    map.serialize_entry("items", &AnyOfItems(options))?;
-                } else {
-                    map.serialize_entry("items", &EnumItems(options))?;
-                }
-                if let Some(v) = default {
-                    map.serialize_entry("default", &**v)?;
-                }
-            }
-        }
+        map.serialize_entry("type", type_name(&field.kind))?;
+        entry(&mut map, "title", field.title.as_deref())?;
+        entry(&mut map, "description", field.description.as_deref())?;
+        kind_keywords(&mut map, &field.kind, self.revision.supports_defaults())?;
         map.end()
     }
+}
+
+/// The JSON Schema `type` of a field of `kind`.
+fn type_name(kind: &FieldKind) -> &'static str {
+    match kind {
+        FieldKind::String { .. } | FieldKind::Select { .. } => "string",
+        FieldKind::Integer { .. } => "integer",
+        FieldKind::Number { .. } => "number",
+        FieldKind::Boolean { .. } => "boolean",
+        FieldKind::MultiSelect { .. } => "array",
+    }
+}
+
+/// Writes `key: value` when there is a value.
+fn entry<M: SerializeMap, T: Serialize + ?Sized>(
+    map: &mut M,
+    key: &'static str,
+    value: Option<&T>,
+) -> Result<(), M::Error> {
+    match value {
+        Some(v) => map.serialize_entry(key, v),
+        None => Ok(()),
+    }
+}
+
+/// Writes the keywords of the field's kind: its bounds, format, options and default (a
+/// text, number or select default only when the revision supports defaults).
+fn kind_keywords<M: SerializeMap>(
+    map: &mut M,
+    kind: &FieldKind,
+    defaults: bool,
+) -> Result<(), M::Error> {
+    match kind {
+        FieldKind::String {
+            format,
+            min_length,
+            max_length,
+            default,
+        } => {
+            entry(map, "minLength", min_length.as_ref())?;
+            entry(map, "maxLength", max_length.as_ref())?;
+            entry(map, "format", format.map(Format::as_str))?;
+            entry(map, "default", default.as_deref().filter(|_| defaults))
+        }
+        FieldKind::Integer {
+            minimum,
+            maximum,
+            default,
+            ..
+        } => {
+            entry(map, "minimum", minimum.as_ref())?;
+            entry(map, "maximum", maximum.as_ref())?;
+            entry(map, "default", default.as_ref().filter(|_| defaults))
+        }
+        FieldKind::Number {
+            minimum,
+            maximum,
+            default,
+            ..
+        } => {
+            entry(map, "minimum", minimum.map(Num).as_ref())?;
+            entry(map, "maximum", maximum.map(Num).as_ref())?;
+            entry(
+                map,
+                "default",
+                default.filter(|_| defaults).map(Num).as_ref(),
+            )
+        }
+        FieldKind::Boolean { default } => entry(map, "default", default.as_ref()),
+        FieldKind::Select {
+            options,
+            default,
+            legacy_enum_names,
+        } => {
+            select_options(map, options, defaults, *legacy_enum_names)?;
+            entry(map, "default", default.as_deref().filter(|_| defaults))
+        }
+        FieldKind::MultiSelect {
+            options,
+            min_items,
+            max_items,
+            default,
+        } => {
+            entry(map, "minItems", min_items.as_ref())?;
+            entry(map, "maxItems", max_items.as_ref())?;
+            if has_titles(options) {
+                map.serialize_entry("items", &AnyOfItems(options))?;
+            } else {
+                map.serialize_entry("items", &EnumItems(options))?;
+            }
+            entry(map, "default", default.as_deref())
+        }
+    }
+}
+
+/// Writes a select's options: titled `oneOf` where the revision has it (and legacy
+/// `enumNames` are not asked for), else `enum` with `enumNames` when there are titles.
+fn select_options<M: SerializeMap>(
+    map: &mut M,
+    options: &[Choice],
+    defaults: bool,
+    legacy_enum_names: bool,
+) -> Result<(), M::Error> {
+    let titled = has_titles(options);
+    if titled && defaults && !legacy_enum_names {
+        map.serialize_entry("oneOf", &TitledOptions(options))?;
+    } else {
+        map.serialize_entry("enum", &Values(options))?;
+        if titled || legacy_enum_names {
+            map.serialize_entry("enumNames", &Labels(options))?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use syn::DeriveInput;
 use syn::spanned::Spanned;
 
 use crate::ast::{Field, Form, Input, Options};
-use crate::attr::{DefaultValue, Format, Number, Setting};
+use crate::attr::{self, DefaultValue, Format, Number, Setting};
 use crate::check;
 use crate::ctxt::Ctxt;
 
@@ -226,108 +226,113 @@ fn form_stub(form: &Form) -> TokenStream {
 /// keyword applies to the field's type, whether a default has the field's type, and
 /// whether values fit the type's range and the enum's variants.
 fn field_checks(form: &Form) -> TokenStream {
-    let mut checks = TokenStream::new();
     let krate = &form.krate;
-    let p = quote!(#krate::__private);
     // A type refused by its syntax already has its error; judging it again would
     // only repeat it.
-    for field in form
-        .fields
+    form.fields
         .iter()
         .filter(|f| check::rejected_shape(f.ty).is_none() && check::list_of_text(f.ty).is_none())
-    {
-        let a = &field.attrs;
-        let ty = field.ty.to_token_stream();
-        let ff = form_field(krate, field);
-        // One name for the definition and the uses, whatever span the uses carry (the
-        // attribute's, which may come from a `macro_rules!` with its own hygiene).
-        let shape = syn::Ident::new("__shape", Span::call_site());
-        let mut body = quote!(let #shape: #p::Shape = #ff::SHAPE;);
-        let mut assert = |key: Span, check: &str| {
-            let check = syn::Ident::new(check, key);
-            let ty = respan(ty.clone(), key);
-            body.extend(quote_spanned!(key=> #p::#check::<#ty>();));
+        .map(|field| field_check(krate, field))
+        .collect()
+}
+
+/// One field's checks, in a `const _: () = { .. };` of their own: its keys' assertions,
+/// then its values' checks.
+fn field_check(krate: &syn::Path, field: &Field) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let ff = form_field(krate, field);
+    // One name for the definition and the uses, whatever span the uses carry (the
+    // attribute's, which may come from a `macro_rules!` with its own hygiene).
+    let shape = syn::Ident::new("__shape", Span::call_site());
+    let mut body = quote!(let #shape: #p::Shape = #ff::SHAPE;);
+    let ty = field.ty.to_token_stream();
+    for (key, check) in key_assertions(&field.attrs) {
+        let check = syn::Ident::new(check, key);
+        let ty = respan(ty.clone(), key);
+        body.extend(quote_spanned!(key=> #p::#check::<#ty>();));
+    }
+    body.extend(value_checks(&p, &shape, &field.attrs));
+    quote! {
+        const _: () = { #body };
+    }
+}
+
+/// Each key whose use the field's type must allow, by its span, with the assertion (a
+/// function of `__private`) that judges it: text keys, numeric keys, multi-select keys,
+/// `enum_names`, then the default by its kind.
+fn key_assertions(a: &attr::Field) -> Vec<(Span, &'static str)> {
+    fn key<T>(setting: &Option<Setting<T>>) -> Option<Span> {
+        setting.as_ref().map(|s| s.key)
+    }
+    let mut out = Vec::new();
+    let text = [key(&a.format), key(&a.min_length), key(&a.max_length)];
+    out.extend(text.into_iter().flatten().map(|k| (k, "assert_text")));
+    let numeric = [key(&a.minimum), key(&a.maximum)];
+    out.extend(numeric.into_iter().flatten().map(|k| (k, "assert_numeric")));
+    let items = [key(&a.min_items), key(&a.max_items)];
+    out.extend(
+        items
+            .into_iter()
+            .flatten()
+            .map(|k| (k, "assert_multi_select")),
+    );
+    out.extend(a.enum_names.map(|k| (k, "assert_select")));
+    if let Some(d) = &a.default {
+        let check = match &d.value {
+            DefaultValue::Str(_) => "assert_str_default",
+            DefaultValue::Bool(_) => "assert_bool_default",
+            DefaultValue::Number(Number::Int(_)) => "assert_int_default",
+            DefaultValue::Number(Number::Float(_)) => "assert_float_default",
+            DefaultValue::List(_) => "assert_list_default",
         };
-        for key in [
-            &a.format.as_ref().map(|v| v.key),
-            &a.min_length.as_ref().map(|v| v.key),
-            &a.max_length.as_ref().map(|v| v.key),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            assert(*key, "assert_text");
-        }
-        for key in [
-            a.minimum.as_ref().map(|v| v.key),
-            a.maximum.as_ref().map(|v| v.key),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            assert(key, "assert_numeric");
-        }
-        for key in [
-            a.min_items.as_ref().map(|v| v.key),
-            a.max_items.as_ref().map(|v| v.key),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            assert(key, "assert_multi_select");
-        }
-        if let Some(key) = a.enum_names {
-            assert(key, "assert_select");
-        }
-        if let Some(d) = &a.default {
-            let check = match &d.value {
-                DefaultValue::Str(_) => "assert_str_default",
-                DefaultValue::Bool(_) => "assert_bool_default",
-                DefaultValue::Number(Number::Int(_)) => "assert_int_default",
-                DefaultValue::Number(Number::Float(_)) => "assert_float_default",
-                DefaultValue::List(_) => "assert_list_default",
-            };
-            assert(d.span, check);
-        }
-        // The value checks carry the span of the value, so a failed const evaluation
-        // points at it.
-        let value_check = |n: &Number, span: Span| {
-            let p = respan(p.clone(), span);
-            match *n {
-                Number::Int(v) => {
-                    let v = int_tokens(v, span);
-                    quote_spanned!(span=> #p::check_int_fits(#shape, #v);)
-                }
-                Number::Float(v) => {
-                    let v = float_tokens(v, span);
-                    quote_spanned!(span=> #p::check_float_fits(#shape, #v);)
+        out.push((d.span, check));
+    }
+    out
+}
+
+/// The checks of the values, each carrying the span of its value so a failed const
+/// evaluation points at it: the bounds and a number default fit the type's range, a text
+/// default (or each item of a list default) is one of the enum's variants.
+fn value_checks(p: &TokenStream, shape: &syn::Ident, a: &attr::Field) -> TokenStream {
+    let mut checks = TokenStream::new();
+    for n in [&a.minimum, &a.maximum].into_iter().flatten() {
+        checks.extend(fits_check(p, shape, &n.value, n.span));
+    }
+    if let Some(d) = &a.default {
+        match &d.value {
+            DefaultValue::Number(n) => checks.extend(fits_check(p, shape, n, d.span)),
+            DefaultValue::Str(s) => checks.extend(choice_check(p, shape, s, d.span)),
+            DefaultValue::List(items) => {
+                for (s, span) in items {
+                    checks.extend(choice_check(p, shape, s, *span));
                 }
             }
-        };
-        let choice_check = |s: &str, span: Span| {
-            let p = respan(p.clone(), span);
-            quote_spanned!(span=> #p::check_choice(#shape, #s);)
-        };
-        for n in [&a.minimum, &a.maximum].into_iter().flatten() {
-            body.extend(value_check(&n.value, n.span));
+            DefaultValue::Bool(_) => {}
         }
-        if let Some(d) = &a.default {
-            match &d.value {
-                DefaultValue::Number(n) => body.extend(value_check(n, d.span)),
-                DefaultValue::Str(s) => body.extend(choice_check(s, d.span)),
-                DefaultValue::List(items) => {
-                    for (s, span) in items {
-                        body.extend(choice_check(s, *span));
-                    }
-                }
-                DefaultValue::Bool(_) => {}
-            }
-        }
-        checks.extend(quote! {
-            const _: () = { #body };
-        });
     }
     checks
+}
+
+/// Whether the number `n`, written at `span`, fits the range of the field's type.
+fn fits_check(p: &TokenStream, shape: &syn::Ident, n: &Number, span: Span) -> TokenStream {
+    let p = respan(p.clone(), span);
+    match *n {
+        Number::Int(v) => {
+            let v = int_tokens(v, span);
+            quote_spanned!(span=> #p::check_int_fits(#shape, #v);)
+        }
+        Number::Float(v) => {
+            let v = float_tokens(v, span);
+            quote_spanned!(span=> #p::check_float_fits(#shape, #v);)
+        }
+    }
+}
+
+/// Whether the text `s`, written at `span`, is the wire value of one of the enum's
+/// variants.
+fn choice_check(p: &TokenStream, shape: &syn::Ident, s: &str, span: Span) -> TokenStream {
+    let p = respan(p.clone(), span);
+    quote_spanned!(span=> #p::check_choice(#shape, #s);)
 }
 
 fn options_impl(options: &Options, stub: bool) -> TokenStream {

@@ -44,94 +44,79 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     }
 }
 
-fn expand(wizard: &Wizard) -> TokenStream {
-    let ident = wizard.ident;
-    let vis = wizard.vis;
-    let krate = &wizard.attrs.krate;
-    let steps = &wizard.steps;
-    let progress = format_ident!("{}Progress", ident);
-    let ctx = match &wizard.attrs.context {
-        Some(t) => quote!(#t),
-        None => quote!(()),
-    };
-    let w = quote!(#krate::wizard);
-    let p = quote!(#krate::__private);
-    let opt = quote!(::core::option::Option);
-    let step_of = |s: &Step| {
+/// The paths and names every part of the expansion shares.
+struct Names<'a> {
+    wizard: &'a Wizard<'a>,
+    krate: &'a syn::Path,
+    /// `{krate}::wizard`
+    w: TokenStream,
+    /// `::core::option::Option`
+    opt: TokenStream,
+    /// The hooks' context type: `#[wizard(context = ..)]`, else `()`.
+    ctx: TokenStream,
+    /// `{Name}Progress`, the struct of the answers so far.
+    progress: syn::Ident,
+}
+
+impl<'a> Names<'a> {
+    fn new(wizard: &'a Wizard<'a>) -> Names<'a> {
+        let krate = &wizard.attrs.krate;
+        Names {
+            wizard,
+            krate,
+            w: quote!(#krate::wizard),
+            opt: quote!(::core::option::Option),
+            ctx: match &wizard.attrs.context {
+                Some(t) => quote!(#t),
+                None => quote!(()),
+            },
+            progress: format_ident!("{}Progress", wizard.ident),
+        }
+    }
+
+    /// `<StepType as Step>`, spanned at the step's type.
+    fn step(&self, s: &Step) -> TokenStream {
         let ty = s.ty;
-        quote_spanned!(ty.span()=> <#ty as #p::WizardStep>)
+        let krate = self.krate;
+        quote_spanned!(ty.span()=> <#ty as #krate::__private::WizardStep>)
+    }
+}
+
+/// The `{Name}Progress` struct and the `Wizard` impl; nothing for a wizard without steps
+/// (already reported).
+fn expand(wizard: &Wizard) -> TokenStream {
+    let Some(last) = wizard.steps.last() else {
+        return TokenStream::new();
     };
+    let names = Names::new(wizard);
+    let progress = progress_struct(&names);
+    let wizard_impl = wizard_impl(&names, last);
+    quote! {
+        #progress
+
+        #wizard_impl
+    }
+}
+
+/// `{Name}Progress`: an optional field per step, the answer once given, all `None` by
+/// default.
+fn progress_struct(names: &Names) -> TokenStream {
+    let Names {
+        wizard,
+        opt,
+        progress,
+        ..
+    } = names;
+    let (ident, vis, steps) = (wizard.ident, wizard.vis, &wizard.steps);
     let fields = steps.iter().map(|s| {
         let f = s.ident;
-        let st = step_of(s);
+        let st = names.step(s);
         let doc = format!("The answer to step `{f}`, once given.");
         quote!(#[doc = #doc] pub #f: #opt<#st::Form>)
     });
     let nones = steps.iter().map(|s| {
         let f = s.ident;
         quote!(#f: #opt::None)
-    });
-    let infos = steps.iter().map(|s| {
-        let name = &s.name;
-        let message = s.attrs.message.as_deref().unwrap_or_default();
-        let st = step_of(s);
-        let attempts = match s.attrs.attempts.or(wizard.attrs.attempts) {
-            Some(n) => {
-                let n = n as u32;
-                quote!(#n)
-            }
-            None => quote!(#p::DEFAULT_ATTEMPTS),
-        };
-        quote!(#p::StepInfo { name: #name, message: #message, optional: #st::OPTIONAL, attempts: #attempts })
-    });
-    let forms = steps.iter().enumerate().map(|(i, s)| {
-        let st = step_of(s);
-        quote!(#i => <#st::Form as #krate::Elicit>::form())
-    });
-    let Some(last) = steps.last().map(step_of) else {
-        return TokenStream::new();
-    };
-    let skips = steps.iter().enumerate().filter_map(|(i, s)| {
-        let path = s.attrs.skip_if.as_ref()?;
-        Some(quote_spanned! {path.span()=>
-            #i => {
-                let __hook: fn(&#ctx, &#progress) -> bool = #path;
-                __hook(__ctx, __progress)
-            }
-        })
-    });
-    let prepares = steps.iter().enumerate().filter_map(|(i, s)| {
-        let path = s.attrs.prepare.as_ref()?;
-        Some(quote_spanned! {path.span()=>
-            #i => {
-                let __hook: fn(&#ctx, &#progress) -> #w::Prepared = #path;
-                #opt::Some(__hook(__ctx, __progress))
-            }
-        })
-    });
-    let accepts = steps.iter().enumerate().map(|(i, s)| {
-        let f = s.ident;
-        let st = step_of(s);
-        let check = s.attrs.check.as_ref().map(|path| {
-            quote_spanned! {path.span()=>
-                if let #opt::Some(__ctx) = __ctx {
-                    let __hook: fn(&#ctx, &#progress, &#st::Form) -> ::core::result::Result<(), ::std::string::String> = #path;
-                    __hook(__ctx, __progress, &__value).map_err(#p::Rejection::Check)?;
-                }
-            }
-        });
-        quote! {
-            #i => {
-                let __value: #st::Form = #p::parse_answer(__content)?;
-                #check
-                __progress.#f = #opt::Some(__value);
-            }
-        }
-    });
-    let finishes = steps.iter().map(|s| {
-        let f = s.ident;
-        let st = step_of(s);
-        quote!(#f: #st::finish(__progress.#f)?)
     });
     let progress_doc =
         format!("The answers so far of the [`{ident}`] wizard, as its hooks see them.");
@@ -147,13 +132,35 @@ fn expand(wizard: &Wizard) -> TokenStream {
                 Self { #(#nones,)* }
             }
         }
+    }
+}
 
+/// The `Wizard` impl: the steps' infos, and per method a `match` on the step's index
+/// (`last` answers an index past the end of `form`).
+fn wizard_impl(names: &Names, last: &Step) -> TokenStream {
+    let Names {
+        wizard,
+        krate,
+        w,
+        opt,
+        ctx,
+        progress,
+    } = names;
+    let ident = wizard.ident;
+    let last = names.step(last);
+    let infos = step_infos(names);
+    let forms = form_arms(names);
+    let skips = skip_arms(names);
+    let prepares = prepare_arms(names);
+    let accepts = accept_arms(names);
+    let finishes = finish_fields(names);
+    quote! {
         #[automatically_derived]
         impl #w::Wizard for #ident {
             type Context = #ctx;
             type Progress = #progress;
             const NAME: &'static str = ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#ident));
-            const STEPS: &'static [#p::StepInfo] = &[#(#infos),*];
+            const STEPS: &'static [#krate::__private::StepInfo] = &[#(#infos),*];
 
             fn form(__index: usize) -> &'static #krate::Form {
                 match __index {
@@ -180,8 +187,8 @@ fn expand(wizard: &Wizard) -> TokenStream {
                 __ctx: #opt<&#ctx>,
                 __progress: &mut #progress,
                 __index: usize,
-                __content: &#p::Value,
-            ) -> ::core::result::Result<(), #p::Rejection> {
+                __content: &#krate::__private::Value,
+            ) -> ::core::result::Result<(), #krate::__private::Rejection> {
                 match __index {
                     #(#accepts)*
                     _ => {}
@@ -194,4 +201,140 @@ fn expand(wizard: &Wizard) -> TokenStream {
             }
         }
     }
+}
+
+/// Each step's `StepInfo`: its name, message, whether it may be left out, and its
+/// attempts (the step's, else the wizard's, else the default).
+fn step_infos(names: &Names) -> Vec<TokenStream> {
+    let Names { krate, .. } = names;
+    names
+        .wizard
+        .steps
+        .iter()
+        .map(|s| {
+            let name = &s.name;
+            let message = s.attrs.message.as_deref().unwrap_or_default();
+            let st = names.step(s);
+            let attempts = match s.attrs.attempts.or(names.wizard.attrs.attempts) {
+                Some(a) => {
+                    let a = a as u32;
+                    quote!(#a)
+                }
+                None => quote!(#krate::__private::DEFAULT_ATTEMPTS),
+            };
+            quote!(#krate::__private::StepInfo { name: #name, message: #message, optional: #st::OPTIONAL, attempts: #attempts })
+        })
+        .collect()
+}
+
+/// `form`'s arms: each step's index to its form.
+fn form_arms(names: &Names) -> Vec<TokenStream> {
+    let Names { krate, .. } = names;
+    names
+        .wizard
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let st = names.step(s);
+            quote!(#i => <#st::Form as #krate::Elicit>::form())
+        })
+        .collect()
+}
+
+/// `skip`'s arms: each step with `skip_if` to its hook's verdict.
+fn skip_arms(names: &Names) -> Vec<TokenStream> {
+    let Names { ctx, progress, .. } = names;
+    names
+        .wizard
+        .steps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let path = s.attrs.skip_if.as_ref()?;
+            Some(quote_spanned! {path.span()=>
+                #i => {
+                    let __hook: fn(&#ctx, &#progress) -> bool = #path;
+                    __hook(__ctx, __progress)
+                }
+            })
+        })
+        .collect()
+}
+
+/// `prepare`'s arms: each step with `prepare` to what its hook prepares.
+fn prepare_arms(names: &Names) -> Vec<TokenStream> {
+    let Names {
+        w,
+        opt,
+        ctx,
+        progress,
+        ..
+    } = names;
+    names
+        .wizard
+        .steps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let path = s.attrs.prepare.as_ref()?;
+            Some(quote_spanned! {path.span()=>
+                #i => {
+                    let __hook: fn(&#ctx, &#progress) -> #w::Prepared = #path;
+                    #opt::Some(__hook(__ctx, __progress))
+                }
+            })
+        })
+        .collect()
+}
+
+/// `accept`'s arms: each step's answer parsed, judged by its `check` hook when there is
+/// a context, and kept in the progress.
+fn accept_arms(names: &Names) -> Vec<TokenStream> {
+    let Names {
+        krate,
+        opt,
+        ctx,
+        progress,
+        ..
+    } = names;
+    names
+        .wizard
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let f = s.ident;
+            let st = names.step(s);
+            let check = s.attrs.check.as_ref().map(|path| {
+                quote_spanned! {path.span()=>
+                    if let #opt::Some(__ctx) = __ctx {
+                        let __hook: fn(&#ctx, &#progress, &#st::Form) -> ::core::result::Result<(), ::std::string::String> = #path;
+                        __hook(__ctx, __progress, &__value).map_err(#krate::__private::Rejection::Check)?;
+                    }
+                }
+            });
+            quote! {
+                #i => {
+                    let __value: #st::Form = #krate::__private::parse_answer(__content)?;
+                    #check
+                    __progress.#f = #opt::Some(__value);
+                }
+            }
+        })
+        .collect()
+}
+
+/// `finish`'s fields: each step's answer, finished by its `Step` impl.
+fn finish_fields(names: &Names) -> Vec<TokenStream> {
+    names
+        .wizard
+        .steps
+        .iter()
+        .map(|s| {
+            let f = s.ident;
+            let st = names.step(s);
+            quote!(#f: #st::finish(__progress.#f)?)
+        })
+        .collect()
 }
