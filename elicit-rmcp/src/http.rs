@@ -75,8 +75,7 @@ const MAX_BODY: usize = 4 * 1024 * 1024;
 const DEFAULT_MAX_INFLIGHT_BODY: usize = 64 * 1024 * 1024;
 
 /// The default of [`HttpOptions::max_sessions`]: 512 live push-era sessions. Each holds
-/// the channels rmcp opens for it, so the cap bounds their memory (BENCHMARKS.md lists
-/// what an idle session costs).
+/// the channels rmcp opens for it, so the cap bounds their memory.
 const DEFAULT_MAX_SESSIONS: usize = 512;
 /// The default of [`HttpOptions::max_sessions_per_principal`].
 const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL: usize = 64;
@@ -331,8 +330,7 @@ impl HttpOptions {
     /// push era (2025-06-18, 2025-11-25) keep their SSE streams.
     ///
     /// JSON is one write instead of an SSE stream's two, so a round costs the server less
-    /// and its latency is lower (BENCHMARKS.md, end to end): a switch for servers whose
-    /// clients all take it.
+    /// and its latency is lower: a switch for servers whose clients all take it.
     pub fn json_responses(mut self, json: bool) -> HttpOptions {
         self.json_responses = json;
         self
