@@ -75,7 +75,7 @@ use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::task_manager::TaskContext;
 use elicit_core::Revision;
 use elicit_core::Strictness;
-use elicit_core::engine::{self, Client, Engine, Request, RpcError};
+use elicit_core::engine::{self, Engine, Peer, Question, RpcError};
 use elicit_core::seal::{Binding, Keyring};
 use elicit_core::store::RedeemStore;
 use serde_json::Value;
@@ -182,7 +182,7 @@ impl Elicitor {
     /// replicas behind a load balancer share a store such as
     /// `elicit_core::store::RedisStore` (feature `redis`).
     pub fn with_store(mut self, store: impl RedeemStore + 'static) -> Elicitor {
-        self.engine = self.engine.with_store(store);
+        self.engine = self.engine.with_redeem_store(store);
         self
     }
 
@@ -306,7 +306,7 @@ impl Elicitor {
             .as_ref()
             .and_then(|c| serde_json::to_value(c).ok())
             .unwrap_or(Value::Null);
-        let mut client = Client::new(revision, &declared);
+        let mut client = Peer::new(revision, &declared);
         // Its profile in the engine's `client_profiles` (what it renders of a form).
         // Only the name is read (rmcp's `client_info()` would decode the whole identity).
         client.name = ctx
@@ -319,7 +319,7 @@ impl Elicitor {
             .or_else(|| ctx.peer.peer_info().map(|i| i.client_info.name.clone()));
         let call = match (revision, binding) {
             _ if task.is_some() => self.engine.push(client).into_task(),
-            (Some(r), Some(binding)) if Revision::is_stateless(r) => self
+            (Some(r), Some(binding)) if Revision::has_rounds(r) => self
                 .engine
                 .rounds(
                     client,
@@ -328,7 +328,7 @@ impl Elicitor {
                     responses.unwrap_or_default(),
                 )
                 .map_err(rpc_error)?,
-            (Some(r), None) if Revision::is_stateless(r) => {
+            (Some(r), None) if Revision::has_rounds(r) => {
                 return Err(McpError::internal_error(
                     "a 2026-07-28 session needs what its state is bound to",
                     None,
@@ -509,7 +509,7 @@ impl QuestionCache {
     const CAPACITY: usize = 256;
 
     /// rmcp's request for `request`.
-    fn get_or_build(&self, request: &Request) -> Result<InputRequest, McpError> {
+    fn get_or_build(&self, request: &Question) -> Result<InputRequest, McpError> {
         let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(built) = cache.get(&request.digest) {
             return Ok(built.clone());
@@ -525,7 +525,7 @@ impl QuestionCache {
 
 /// rmcp's typed input request for `request`, read from its JSON text (rmcp's schema
 /// type keeps the order of the properties it reads).
-fn input_request(request: &Request) -> Result<InputRequest, McpError> {
+fn input_request(request: &Question) -> Result<InputRequest, McpError> {
     let envelope = request.to_string();
     let read = match request.method.as_str() {
         // The variant is known from the method: no trial of each in turn.
@@ -561,7 +561,7 @@ mod tests {
     use super::*;
     use elicit_core::client::read_schema;
     use elicit_core::engine::Input;
-    use elicit_core::engine::{Client, Engine, Halt};
+    use elicit_core::engine::{Engine, Halt, Peer};
     use elicit_core::seal::Keyring;
 
     /// rmcp's typed question, read from the text the engine wrote, keeps the fields in
@@ -574,7 +574,7 @@ mod tests {
         )
         .unwrap();
         let engine = Engine::new(Keyring::generate());
-        let client = Client::new(
+        let client = Peer::new(
             Some(Revision::V2026_07_28),
             &serde_json::json!({"elicitation": {}}),
         );

@@ -16,7 +16,7 @@ use ::rmcp::model::{
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use ::rmcp::task_manager::{TaskContext, TaskExit};
 use elicit_core::Revision;
-use elicit_core::engine::{self, Call, Request, Transport};
+use elicit_core::engine::{self, Call, Question, Transport};
 use elicit_core::wizard::{Outcome, Wizard};
 use elicit_core::{Confirm, Elicit, Elicitation};
 use serde_json::Value;
@@ -161,7 +161,7 @@ impl Session {
 
     /// The negotiated protocol revision, when it is one with elicitation.
     pub fn revision(&self) -> Option<Revision> {
-        self.call.client().revision
+        self.call.peer().revision
     }
 
     /// Whether questions travel as `input_required` results (2026-07-28).
@@ -260,12 +260,12 @@ impl Session {
     /// Whether the client can show forms. Check it to offer a fallback (a plain text
     /// result, sampling) instead of failing.
     pub fn supports_form(&self) -> bool {
-        self.call.client().supports("form")
+        self.call.peer().supports("form")
     }
 
     /// Whether the client can open URL-mode elicitations (2025-11-25 and later).
     pub fn supports_url(&self) -> bool {
-        self.call.client().supports("url")
+        self.call.peer().supports("url")
     }
 
     /// The capabilities the client declared (per request on 2026-07-28).
@@ -485,7 +485,7 @@ fn into_task_exit(halt: Halt) -> TaskExit {
 }
 
 impl Transport for Link {
-    async fn send(&self, request: Request) -> Result<Value, AskError> {
+    async fn send(&self, request: Question) -> Result<Value, AskError> {
         if self.call.ct.is_cancelled() {
             return Err(AskError::Cancelled);
         }
@@ -518,7 +518,7 @@ impl Link {
         }
     }
 
-    async fn push(&self, request: &Request) -> Result<Value, AskError> {
+    async fn push(&self, request: &Question) -> Result<Value, AskError> {
         let params: Value = serde_json::from_str(&request.params)
             .map_err(|e| AskError::Peer(format!("cannot write the request: {e}")))?;
         let sent = ServerRequest::CustomRequest(CustomRequest::new(
@@ -563,7 +563,7 @@ impl Link {
     /// answer that `tasks/update` brings, the timeout, or the task's cancellation, which
     /// withdraws the question. A question that timed out stays listed until the task
     /// ends.
-    async fn ask_in_task(&self, task: &TaskContext, request: &Request) -> Result<Value, AskError> {
+    async fn ask_in_task(&self, task: &TaskContext, request: &Question) -> Result<Value, AskError> {
         let built = crate::input_request(request).map_err(|e| AskError::Peer(e.message.into()))?;
         let answer = task.request_input(&request.key, built);
         let answered = match self.timeout {

@@ -628,7 +628,7 @@ pub(super) fn declared(
     revision: Option<Revision>,
     capabilities: Option<&ClientCapabilities>,
 ) -> bool {
-    revision.is_some_and(Revision::is_stateless) && capabilities.is_some_and(|c| c.supports_tasks())
+    revision.is_some_and(Revision::has_rounds) && capabilities.is_some_and(|c| c.supports_tasks())
 }
 
 /// Runs `work`, cancelling `token` as soon as the task is cancelled (cooperative: the

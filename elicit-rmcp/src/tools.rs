@@ -168,7 +168,7 @@ impl<S: MaybeSend + 'static> Tools<S> {
         }
         let ctx = &call.request_context;
         // Only a 2026-07-28 state is bound; the arguments are taken back unchanged.
-        let binding = revision_of(ctx).filter(|r| r.is_stateless()).map(|_| {
+        let binding = revision_of(ctx).filter(|r| r.has_rounds()).map(|_| {
             let args = call
                 .arguments
                 .take()

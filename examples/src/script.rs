@@ -155,7 +155,7 @@ impl Script {
             ),
             Some(e) => match e.action.parse::<Action>() {
                 Ok(Action::Accept) => {
-                    match Reply::accept(question.form, Value::Object(e.content)) {
+                    match Reply::validated(question.form, Value::Object(e.content)) {
                         Ok(reply) => (reply, format!("accepted {:?}", question.message)),
                         Err(err) => (
                             Reply::Cancel,

@@ -768,7 +768,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
     if form.fields().is_empty() {
         // Nothing to fill: a plain "OK?".
         return match p.confirm("Accept?", "nothing to fill in", Some(true)) {
-            Ok(true) => Reply::accept(form, Value::Object(Map::new())).unwrap_or(Reply::Cancel),
+            Ok(true) => Reply::validated(form, Value::Object(Map::new())).unwrap_or(Reply::Cancel),
             Ok(false) => Reply::Decline,
             Err(end) => ended(end),
         };
@@ -788,7 +788,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
         }
     }
     if !reviewed {
-        match Reply::accept(form, Value::Object(answers.clone())) {
+        match Reply::validated(form, Value::Object(answers.clone())) {
             Ok(reply) => return reply,
             // Not expected (each field was checked), but never sent unchecked: review.
             Err(e) => p.say(&format!("  ✗ {}", one_line(&e.to_string()))),
@@ -816,7 +816,7 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
         let decline = menu.len() - 2;
         match p.choose("Review", &menu, 0) {
             Err(end) => return ended(end),
-            Ok(0) => match Reply::accept(form, Value::Object(answers.clone())) {
+            Ok(0) => match Reply::validated(form, Value::Object(answers.clone())) {
                 Ok(reply) => return reply,
                 Err(e) => p.say(&format!("  ✗ {}", one_line(&e.to_string()))),
             },

@@ -1,5 +1,5 @@
 //! The client side: arbitrary bytes as a server's `requestedSchema` for
-//! `elicit_core::client::read_schema`, then answers for `Reply::accept`.
+//! `elicit_core::client::read_schema`, then answers for `Reply::validated`.
 //!
 //! The input is a stream of JSON values: the schema, then answers. A schema that is
 //! read must be emitted again for every revision it fits, read back to the same
@@ -19,7 +19,7 @@ fn names(form: &Form) -> Vec<String> {
 }
 
 fn check_reply(form: &Form, answer: &Value) {
-    // `Reply::accept` validates strictly; what Strict accepts, Lenient takes unchanged.
+    // `Reply::validated` validates strictly; what Strict accepts, Lenient takes unchanged.
     let validated = form.validate(Some(answer), Strictness::Strict);
     if let Ok(valid) = &validated {
         let lenient = form
@@ -30,11 +30,11 @@ fn check_reply(form: &Form, answer: &Value) {
             "Lenient reads otherwise what Strict accepts"
         );
     }
-    let reply = Reply::accept(form, answer.clone());
+    let reply = Reply::validated(form, answer.clone());
     match (&reply, &validated) {
         (Ok(Reply::Accept(map)), Ok(valid)) => {
             let content = Value::Object(map.clone());
-            assert_eq!(&content, &**valid, "Reply::accept and validate differ");
+            assert_eq!(&content, &**valid, "Reply::validated and validate differ");
             let result =
                 serde_json::to_value(reply.as_ref().expect("ok")).expect("a reply serializes");
             let (action, sent) = split_result(&result).expect("our own ElicitResult splits");
@@ -52,7 +52,7 @@ fn check_reply(form: &Form, answer: &Value) {
                 elicit_fuzz::check_errors(form, errors, "client form");
             }
         }
-        _ => panic!("Reply::accept gave {reply:?}, validate {validated:?}"),
+        _ => panic!("Reply::validated gave {reply:?}, validate {validated:?}"),
     }
 }
 

@@ -103,7 +103,7 @@ fn check_validated(form: &Form, valid: &Value, what: &str) {
 /// - the owned path (`from_content_owned`) gives the same as the borrowed one;
 /// - the same holds in both strictness modes, and whatever `Strict` accepts,
 ///   `Lenient` accepts with the same value;
-/// - the client side's `Reply::accept` agrees with `validate` (strict, as it validates).
+/// - the client side's `Reply::validated` agrees with `validate` (strict, as it validates).
 pub fn check_form<T: Elicit + Debug>(content: Option<&Value>) {
     let form = T::form();
     let name = std::any::type_name::<T>();
@@ -159,22 +159,22 @@ pub fn check_form<T: Elicit + Debug>(content: Option<&Value>) {
             Err(e) => panic!("{what}: validate refused with {e:?}, not a content error"),
         }
         if let (Some(c), Strictness::Strict) = (content, strictness) {
-            let reply = Reply::accept(form, c.clone());
+            let reply = Reply::validated(form, c.clone());
             match (&reply, &validated) {
                 (Ok(Reply::Accept(map)), Ok(valid)) => {
                     assert_eq!(
                         &Value::Object(map.clone()),
                         &**valid,
-                        "{what}: Reply::accept and validate fill other values"
+                        "{what}: Reply::validated and validate fill other values"
                     );
                 }
                 (Err(e), Err(v)) => assert_eq!(
                     e.to_string(),
                     v.to_string(),
-                    "{what}: Reply::accept and validate differ"
+                    "{what}: Reply::validated and validate differ"
                 ),
                 _ => panic!(
-                    "{what}: Reply::accept gave {reply:?}, validate {}",
+                    "{what}: Reply::validated gave {reply:?}, validate {}",
                     content_summary(&validated)
                 ),
             }

@@ -117,7 +117,7 @@ fn an_empty_form_is_shown_not_refused() {
     let form = read_schema(&json!({"type": "object", "properties": {}})).unwrap();
     assert!(form.fields().is_empty());
     assert_eq!(
-        result(&Reply::accept(&form, json!({})).unwrap()),
+        result(&Reply::validated(&form, json!({})).unwrap()),
         json!({"action": "accept", "content": {}})
     );
 }
@@ -267,7 +267,7 @@ fn replies_are_validated_and_completed_with_defaults() {
         serde_json::to_value(Defaults::requested_schema(Revision::V2025_11_25).unwrap()).unwrap();
     let form = read_schema(&schema).unwrap();
     // Untouched fields take their defaults.
-    let reply = Reply::accept(&form, json!({"name": "Jane"})).unwrap();
+    let reply = Reply::validated(&form, json!({"name": "Jane"})).unwrap();
     assert_eq!(
         result(&reply),
         json!({"action": "accept", "content": {
@@ -275,7 +275,7 @@ fn replies_are_validated_and_completed_with_defaults() {
         }})
     );
     // The server's validator, with its messages.
-    let e = Reply::accept(&form, json!({"status": "gone", "age": "x"})).unwrap_err();
+    let e = Reply::validated(&form, json!({"status": "gone", "age": "x"})).unwrap_err();
     assert_eq!(
         e.to_string(),
         "age: expected a whole number, got text; status: \"gone\" is not one of the options"

@@ -2,8 +2,9 @@
 //! `form` ← `answer` ← `wizard` ← `engine` (which also uses `seal` and `store`), `client` on
 //! `form` and `answer`, `store` on `seal`, `seal` on nothing, and `__private` (the derives'
 //! glue and the tests' back doors) on any but the engine, none on it. A module that names
-//! another outside its allowed list (`crate::x` in its code, docs included) fails here, so
-//! an import cycle cannot come back unseen.
+//! another outside its allowed list (`crate::x` in its code, docs included, or an item the
+//! crate root re-exports from it, such as `crate::Elicit` for `answer`) fails here, so an
+//! import cycle cannot come back unseen.
 //!
 //! The crates depend one way too: `elicit-rmcp` on `elicit-core`, never back, and the
 //! core on no MCP SDK or HTTP stack.
@@ -77,10 +78,56 @@ fn named_modules(text: &str) -> BTreeSet<String> {
     out
 }
 
+/// The items the crate root re-exports from its own `modules` (`pub use answer::{Elicit,
+/// ..}`), each with the module it comes from.
+fn root_items(lib: &str, modules: &BTreeSet<&str>) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let code = code_of(lib);
+    for (i, _) in code.match_indices("pub use ") {
+        let rest = &code[i + "pub use ".len()..];
+        let statement = &rest[..rest.find(';').unwrap_or(rest.len())];
+        let Some((module, items)) = statement.split_once("::") else {
+            continue;
+        };
+        if !modules.contains(module.trim()) {
+            continue;
+        }
+        let items = items.trim().trim_start_matches('{').trim_end_matches('}');
+        for item in items.split(',') {
+            let item = item.trim();
+            if !item.is_empty() && !item.contains("::") && !item.contains(' ') {
+                out.insert(item.to_owned(), module.trim().to_owned());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn root_items_reads_groups_and_single_items() {
+    let items = root_items(
+        "mod answer;\npub use answer::{\n    Action, Elicit,\n};\npub use wizard::Wizard;\n\
+         // pub use gone::Old;\npub use elicit_derive::Elicit;",
+        &["answer", "wizard", "gone"].into(),
+    );
+    assert_eq!(items["Action"], "answer");
+    assert_eq!(items["Elicit"], "answer");
+    assert_eq!(items["Wizard"], "wizard");
+    assert!(!items.contains_key("Old"));
+}
+
 #[test]
 fn modules_depend_one_way() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../elicit-core/src");
     let modules: BTreeSet<&str> = ALLOWED.iter().map(|(m, _)| *m).collect();
+    let items = root_items(
+        &std::fs::read_to_string(src.join("lib.rs")).unwrap(),
+        &modules,
+    );
+    assert!(
+        items.get("Elicit").is_some_and(|m| m == "answer"),
+        "the crate root's re-exports were not read: {items:?}"
+    );
     let mut problems = Vec::new();
     for (module, allowed) in ALLOWED {
         let paths = module_files(&src, module);
@@ -96,6 +143,8 @@ fn modules_depend_one_way() {
             }
             let text = std::fs::read_to_string(&path).unwrap();
             for named in named_modules(&text) {
+                // An item of the root names the module it is re-exported from.
+                let named = items.get(&named).cloned().unwrap_or(named);
                 if named != *module
                     && modules.contains(named.as_str())
                     && !allowed.contains(&named.as_str())

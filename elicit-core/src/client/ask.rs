@@ -25,12 +25,20 @@ impl Elicitation<Map<String, Value>> {
     /// Validates the user's answers against `form` with the server side's validator
     /// ([strict](Strictness::Strict): a number is a JSON number, not text), filling
     /// defaults for fields left untouched: the [`Reply`] to send.
-    pub fn accept(form: &Form, answers: Value) -> Result<Reply, AnswerError> {
+    pub fn validated(form: &Form, answers: Value) -> Result<Reply, AnswerError> {
         match form.validate_owned(Some(answers), Strictness::Strict)? {
             Value::Object(map) => Ok(Reply::Accept(map)),
             // `validate` only passes objects (or fills an empty one).
             _ => Ok(Reply::Accept(Map::new())),
         }
+    }
+
+    // Hidden: the old name, kept for one release; it shared its name with the variant
+    // `Reply::Accept`, which does not validate.
+    #[doc(hidden)]
+    #[deprecated(note = "renamed to `Reply::validated`")]
+    pub fn accept(form: &Form, answers: Value) -> Result<Reply, AnswerError> {
+        Reply::validated(form, answers)
     }
 }
 
@@ -48,7 +56,7 @@ pub struct Question<'a> {
 /// Something that asks a human: a terminal, a GUI, a chat surface, a script.
 ///
 /// Implementations must offer decline and cancel as distinct choices and should
-/// validate with [`Reply::accept`] before answering.
+/// validate with [`Reply::validated`] before answering.
 ///
 /// A closure `Fn(Question<'_>) -> Reply` is an `Asker` too (for tests and simple
 /// unattended clients); name the argument's type so that it takes any lifetime:

@@ -21,14 +21,14 @@
 //! assert_eq!(size.kind.options().unwrap()[1].label(), "Large");
 //!
 //! // The user typed only the buckets; the default fills the size.
-//! let reply = Reply::accept(&form, json!({"buckets": 2}))?;
+//! let reply = Reply::validated(&form, json!({"buckets": 2}))?;
 //! // It serializes as the `ElicitResult` to send back.
 //! assert_eq!(
 //!     serde_json::to_value(&reply)?,
 //!     json!({"action": "accept", "content": {"buckets": 2, "size": "s"}})
 //! );
 //! // Out of bounds: a message fit to show the user, field by field.
-//! assert!(Reply::accept(&form, json!({"buckets": 9})).is_err());
+//! assert!(Reply::validated(&form, json!({"buckets": 9})).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

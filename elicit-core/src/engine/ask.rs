@@ -276,12 +276,12 @@ impl Call {
             "elicitation/create" => "form",
             _ => return Ok(()),
         };
-        if self.client.supports(mode) {
+        if self.peer.supports(mode) {
             Ok(())
         } else {
             Err(AskError::Unsupported {
                 mode,
-                revision: self.client.revision,
+                revision: self.peer.revision,
             })
         }
     }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::Request;
+use super::Question;
 use crate::answer::AnswerError;
 use crate::form::{FormError, Revision};
 use crate::wizard::WizardError;
@@ -98,7 +98,7 @@ impl From<&AskError> for RpcError {
             AskError::Unsupported {
                 mode,
                 revision: Some(r),
-            } if r.is_stateless() => {
+            } if r.has_rounds() => {
                 let required = match *mode {
                     "tasks" => json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}),
                     "sampling" | "roots" => json!({ *mode: {} }),
@@ -214,7 +214,7 @@ impl std::error::Error for Halt {}
 #[non_exhaustive]
 pub struct InputRequired {
     /// The questions, each under its key in `inputRequests`.
-    pub requests: Vec<Request>,
+    pub requests: Vec<Question>,
     /// The sealed `requestState`.
     pub state: String,
 }

@@ -4,7 +4,7 @@
 //! the log of earlier rounds or from this retry's `inputResponses`, and a question still
 //! waiting for its answer ends the round, its attempt sealed into `requestState`.
 //!
-//! A [`Question`] knows what it asks and how to read an answer; it never asks which
+//! A [`Asking`] knows what it asks and how to read an answer; it never asks which
 //! channel it is on. Its attempt (answers so far, failed tries, the problem to show, a
 //! wizard's state) lives in the question itself: on the stack while it is pushed or
 //! asked in a task, sealed in [`Pending`] between rounds.
@@ -12,18 +12,18 @@
 use serde_json::Value;
 
 use super::state::Pending;
-use super::{Call, Channel, Halt, Request, Transport};
+use super::{Call, Channel, Halt, Question, Transport};
 
 /// Where a question stands.
 pub(super) enum Next<A> {
     /// These requests wait for their answers.
-    Ask(Vec<Request>),
+    Ask(Vec<Question>),
     /// Every answer is in.
     Done(A),
 }
 
 /// One question of a call, as the exchange drives it.
-pub(super) trait Question {
+pub(super) trait Asking {
     /// What the asker gets.
     type Answer;
 
@@ -60,7 +60,7 @@ pub(super) trait Question {
 
 impl Call {
     /// Asks `question` on the call's channel, up to its answer.
-    pub(super) async fn exchange<Q: Question>(
+    pub(super) async fn exchange<Q: Asking>(
         &mut self,
         to: &impl Transport,
         index: usize,
@@ -94,7 +94,7 @@ impl Call {
     /// One round of `question`: its logged answer; else its attempt so far, the answers
     /// this retry brings to what the last round asked, and either its answer (logged)
     /// or the round's end with what it still waits for.
-    fn round<Q: Question>(&mut self, index: usize, mut question: Q) -> Result<Q::Answer, Halt> {
+    fn round<Q: Asking>(&mut self, index: usize, mut question: Q) -> Result<Q::Answer, Halt> {
         if let Some(logged) = self.logged(index, question.pin()) {
             return question.replay(logged);
         }

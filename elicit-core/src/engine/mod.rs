@@ -28,7 +28,7 @@
 //! is replayed once per round. Do side effects after the last question.
 //!
 //! ```
-//! use elicit_core::engine::{Client, Engine, Halt};
+//! use elicit_core::engine::{Peer, Engine, Halt};
 //! use elicit_core::seal::{Binding, Keyring};
 //! use elicit_core::{Elicit, Elicitation, Revision};
 //! use serde_json::json;
@@ -37,12 +37,12 @@
 //! struct Approve { approve: bool }
 //!
 //! let engine = Engine::new(Keyring::generate());
-//! let client = Client::new(Some(Revision::V2026_07_28), &json!({"elicitation": {}}));
+//! let peer = Peer::new(Some(Revision::V2026_07_28), &json!({"elicitation": {}}));
 //! let binding = Binding::new("alice", "tools/call", "purge", &json!({}));
 //!
-//! # async fn body(engine: &Engine, client: Client, binding: Binding) -> Result<(), Box<dyn std::error::Error>> {
+//! # async fn body(engine: &Engine, peer: Peer, binding: Binding) -> Result<(), Box<dyn std::error::Error>> {
 //! // The first round: the question ends the call.
-//! let mut call = engine.rounds(client.clone(), binding.clone(), None, Default::default())?;
+//! let mut call = engine.rounds(peer.clone(), binding.clone(), None, Default::default())?;
 //! let Err(Halt::InputRequired(round)) = call.ask::<Approve>(&(), "Really delete?").await else {
 //!     panic!("asked")
 //! };
@@ -50,13 +50,13 @@
 //!
 //! // The retry brings the answer and the state; the same body reads the answer.
 //! let answers = [(key, json!({"action": "accept", "content": {"approve": true}}))].into();
-//! let mut call = engine.rounds(client, binding, Some(&round.state), answers)?;
+//! let mut call = engine.rounds(peer, binding, Some(&round.state), answers)?;
 //! call.redeem().await?; // single use: a replay of this retry is refused
 //! let answer = call.ask::<Approve>(&(), "Really delete?").await?;
 //! assert!(matches!(answer, Elicitation::Accept(Approve { approve: true })));
 //! # Ok(())
 //! # }
-//! # futures_executor_stub::run(body(&engine, client, binding)).unwrap();
+//! # futures_executor_stub::run(body(&engine, peer, binding)).unwrap();
 //! # mod futures_executor_stub {
 //! #     pub fn run<F: std::future::Future>(f: F) -> F::Output {
 //! #         let waker = std::task::Waker::noop();
@@ -72,7 +72,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -81,22 +80,36 @@ use serde_json::Value;
 use crate::answer::Strictness;
 use crate::form::Revision;
 use crate::seal::{Binding, Keyring, SealError, Sealer, random_id};
-use crate::store::{MemoryStore, RedeemStore, Redemption};
+use crate::store::{MemoryStore, RedeemStore};
 
 mod ask;
 mod error;
 mod exchange;
+mod peer;
 mod profile;
+mod question;
 mod questions;
+mod rounds;
 mod state;
 #[cfg(test)]
 mod tests;
 
 pub use ask::{Input, InputAnswer};
-use error::json_string;
 pub use error::{AskError, Halt, InputRequired, RpcError};
+pub use peer::Peer;
 pub use profile::Renders;
-use state::{Pending, Saved, Unredeemed};
+pub use question::{Question, Transport};
+
+// Hidden: the old names, kept for one release so that code using them gets a warning
+// instead of an error.
+#[doc(hidden)]
+#[deprecated(note = "renamed to `engine::Peer`")]
+pub type Client = Peer;
+#[doc(hidden)]
+#[deprecated(note = "renamed to `engine::Question`")]
+pub type Request = Question;
+use rounds::Rounds;
+use state::{Saved, Unredeemed};
 
 /// The settings of an [`Engine`], each with its default.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,7 +142,7 @@ pub struct Settings {
     /// (whole seconds): replicas' clocks differ a little, never by minutes. Default: 30 s.
     pub clock_skew: Duration,
     /// What each known client renders of a form, by its `clientInfo.name` (compared
-    /// without regard to case; see [`Client::name`]): a field kind a client lacks is asked
+    /// without regard to case; see [`Peer::name`]): a field kind a client lacks is asked
     /// as one it has, and the answer read back and validated by the field's own rules.
     /// Default: the clients known to lack something (Codex CLI `codex-mcp-client`: no
     /// number, integer or multi-select fields; GitHub Copilot CLI
@@ -191,9 +204,17 @@ impl Engine {
     /// Where redeemed states are recorded: each sealed state is good for one retry, and
     /// a replayed one is refused. Replicas behind a load balancer share a store such as
     /// `store::RedisStore` (feature `redis`).
-    pub fn with_store(mut self, store: impl RedeemStore + 'static) -> Engine {
+    pub fn with_redeem_store(mut self, store: impl RedeemStore + 'static) -> Engine {
         self.store = Arc::new(store);
         self
+    }
+
+    // Hidden: the old name, kept for one release so that code using it gets a warning
+    // instead of an error.
+    #[doc(hidden)]
+    #[deprecated(note = "renamed to `Engine::with_redeem_store`")]
+    pub fn with_store(self, store: impl RedeemStore + 'static) -> Engine {
+        self.with_redeem_store(store)
     }
 
     /// The settings its calls are opened with.
@@ -208,8 +229,8 @@ impl Engine {
 
     /// A call whose questions are pushed: 2025-06-18 and 2025-11-25, where the server
     /// sends `elicitation/create` requests.
-    pub fn push(&self, client: Client) -> Call {
-        self.call(client, Channel::Push, None)
+    pub fn push(&self, peer: Peer) -> Call {
+        self.call(peer, Channel::Push, None)
     }
 
     /// A 2026-07-28 call in rounds: `request_state` and `responses` are the
@@ -219,7 +240,7 @@ impl Engine {
     /// (`-32602`, "call the tool again without it").
     pub fn rounds(
         &self,
-        client: Client,
+        peer: Peer,
         binding: Binding,
         request_state: Option<&str>,
         responses: BTreeMap<String, Value>,
@@ -261,7 +282,7 @@ impl Engine {
             unredeemed,
             responses,
         };
-        Ok(self.call(client, Channel::Rounds, Some(rounds)))
+        Ok(self.call(peer, Channel::Rounds, Some(rounds)))
     }
 
     /// The call of a request read as JSON (a server on no SDK): `method` is
@@ -272,7 +293,7 @@ impl Engine {
     /// connection's `initialize`.
     ///
     /// ```
-    /// use elicit_core::engine::{Channel, Client, Engine};
+    /// use elicit_core::engine::{Channel, Peer, Engine};
     /// use elicit_core::seal::Keyring;
     /// use serde_json::json;
     ///
@@ -280,9 +301,9 @@ impl Engine {
     /// let params = json!({"name": "book", "arguments": {}, "_meta": {
     ///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     ///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}});
-    /// let call = engine.open("alice", "tools/call", &params, &Client::default())?;
+    /// let call = engine.open("alice", "tools/call", &params, &Peer::default())?;
     /// assert_eq!(call.channel(), Channel::Rounds);
-    /// assert!(call.client().supports("form"));
+    /// assert!(call.peer().supports("form"));
     /// # Ok::<(), elicit_core::engine::RpcError>(())
     /// ```
     pub fn open(
@@ -290,7 +311,7 @@ impl Engine {
         principal: &str,
         method: &str,
         params: &Value,
-        handshake: &Client,
+        handshake: &Peer,
     ) -> Result<Call, RpcError> {
         let meta = &params["_meta"];
         let version = meta["io.modelcontextprotocol/protocolVersion"].as_str();
@@ -298,13 +319,13 @@ impl Engine {
             return Ok(self.push(handshake.clone()));
         };
         let declared = &meta["io.modelcontextprotocol/clientCapabilities"];
-        let mut client = Client::new(Some(revision), declared);
-        client.name = match meta["io.modelcontextprotocol/clientInfo"]["name"].as_str() {
+        let mut peer = Peer::new(Some(revision), declared);
+        peer.name = match meta["io.modelcontextprotocol/clientInfo"]["name"].as_str() {
             Some(name) => Some(name.to_owned()),
             None => handshake.name.clone(),
         };
-        if !revision.is_stateless() {
-            return Ok(self.push(client));
+        if !revision.has_rounds() {
+            return Ok(self.push(peer));
         }
         let name = params["name"].as_str().unwrap_or_default();
         let binding = Binding::new(principal, method, name, &params["arguments"]);
@@ -312,26 +333,23 @@ impl Engine {
             Some(Value::Object(answers)) => answers.clone().into_iter().collect(),
             _ => BTreeMap::new(),
         };
-        self.rounds(client, binding, params["requestState"].as_str(), answers)
+        self.rounds(peer, binding, params["requestState"].as_str(), answers)
     }
 
-    fn call(&self, client: Client, channel: Channel, rounds: Option<Rounds>) -> Call {
+    fn call(&self, peer: Peer, channel: Channel, rounds: Option<Rounds>) -> Call {
         let call_id = match &rounds {
             Some(r) => r.saved.call.clone(),
             None => random_id(),
         };
-        let renders = client
-            .name
-            .as_deref()
-            .map_or_else(Renders::default, |name| {
-                self.settings
-                    .client_profiles
-                    .iter()
-                    .find(|(known, _)| known.eq_ignore_ascii_case(name))
-                    .map_or_else(Renders::default, |(_, renders)| *renders)
-            });
+        let renders = peer.name.as_deref().map_or_else(Renders::default, |name| {
+            self.settings
+                .client_profiles
+                .iter()
+                .find(|(known, _)| known.eq_ignore_ascii_case(name))
+                .map_or_else(Renders::default, |(_, renders)| *renders)
+        });
         Call {
-            client,
+            peer,
             renders,
             channel,
             settings: self.settings.clone(),
@@ -362,131 +380,9 @@ pub enum Channel {
     Task,
 }
 
-/// What the client declared: the protocol revision and its capabilities.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Client {
-    /// The negotiated revision, when it is one elicitation knows.
-    pub revision: Option<Revision>,
-    /// The client's `clientInfo.name` (at `initialize`, or in each request's `_meta` on
-    /// 2026-07-28), when the adapter knows it: the key of its profile in
-    /// [`Settings::client_profiles`]. [`Client::new`] leaves it `None`; an adapter sets
-    /// it (`client.name = Some(name)`), and [`Engine::open`] reads it from `_meta`.
-    pub name: Option<String>,
-    elicitation: bool,
-    form: bool,
-    url: bool,
-    sampling: bool,
-    roots: bool,
-}
-
-impl Client {
-    /// A client speaking `revision` (`None`: one without elicitation) that declared
-    /// `capabilities`, the `capabilities` object of its `initialize` request (per
-    /// request on 2026-07-28). An `elicitation` object of `{}` means form mode only.
-    pub fn new(revision: Option<Revision>, capabilities: &Value) -> Client {
-        let elicitation = capabilities.get("elicitation").filter(|e| e.is_object());
-        let has = |key: &str| elicitation.is_some_and(|e| e.get(key).is_some());
-        Client {
-            revision,
-            name: None,
-            elicitation: elicitation.is_some(),
-            form: has("form"),
-            url: has("url"),
-            sampling: capabilities.get("sampling").is_some(),
-            roots: capabilities.get("roots").is_some(),
-        }
-    }
-
-    /// Whether the client can take a question of `mode`: `"form"`, `"url"` (2025-11-25
-    /// and later), `"sampling"` or `"roots"`.
-    pub fn supports(&self, mode: &str) -> bool {
-        match mode {
-            "sampling" => return self.sampling,
-            "roots" => return self.roots,
-            _ => {}
-        }
-        let Some(revision) = self.revision else {
-            return false;
-        };
-        match mode {
-            _ if !self.elicitation => false,
-            "url" => revision >= Revision::V2025_11_25 && self.url,
-            // `{}` means form only.
-            "form" => self.form || !self.url || revision == Revision::V2025_06_18,
-            _ => false,
-        }
-    }
-}
-
-/// One question as sent: its key (in `inputRequests`, or the push request's own), the
-/// method and the params as JSON text.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct Request {
-    /// The key: in a round, its key in `inputRequests` and `inputResponses`; in a task,
-    /// unique for the life of the task.
-    pub key: String,
-    /// The JSON-RPC method (`elicitation/create`, `sampling/createMessage`, ...).
-    pub method: String,
-    /// The params as JSON text, a form's fields in declaration order.
-    pub params: String,
-    /// A digest of the method and params as sent: equal for equal questions (a cache
-    /// key for an adapter that parses questions into its SDK's types).
-    pub digest: String,
-    /// The digest of the question it answers (without a problem shown above it): what
-    /// the round's state pins.
-    pub(crate) pin: String,
-}
-
-/// Writes the request as JSON text (`to_string()`): `{"method": .., "params": ..}`.
-impl fmt::Display for Request {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            r#"{{"method":{},"params":{}}}"#,
-            json_string(&self.method),
-            self.params
-        )
-    }
-}
-
-/// How an adapter puts a question in front of the user on the push and task channels,
-/// and waits for the answer.
-pub trait Transport: Sync {
-    /// Sends `request` (push: an `elicitation/create` to the client; task: a question
-    /// in the task) and waits for the client's result, the timeout or the call's
-    /// cancellation, whichever comes first.
-    fn send(&self, request: Request) -> impl Future<Output = Result<Value, AskError>> + Send;
-}
-
-/// No transport: a call in rounds never sends. A question pushed or asked in a task
-/// through it fails, saying that the call needs the adapter's transport.
-impl Transport for () {
-    async fn send(&self, _: Request) -> Result<Value, AskError> {
-        Err(AskError::Peer(
-            "this call pushes its questions (or asks them in a task), but was given no \
-             transport: pass the adapter's Transport instead of ()"
-                .to_owned(),
-        ))
-    }
-}
-
-struct Rounds {
-    sealer: Sealer,
-    store: Arc<dyn RedeemStore>,
-    /// Answers of a first call are read ([`Settings::first_round_answers`]).
-    first_round: bool,
-    binding: Binding,
-    saved: Saved,
-    /// The state this retry brought, until it is redeemed.
-    unredeemed: Option<Unredeemed>,
-    responses: BTreeMap<String, Value>,
-}
-
 /// One tool (or prompt) call that may ask the user things: see the [module](self) docs.
 pub struct Call {
-    client: Client,
+    peer: Peer,
     /// What the client renders of a form (its profile).
     renders: Renders,
     channel: Channel,
@@ -499,7 +395,7 @@ pub struct Call {
 impl fmt::Debug for Call {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Call")
-            .field("client", &self.client)
+            .field("peer", &self.peer)
             .field("channel", &self.channel)
             .field("cursor", &self.cursor)
             .finish_non_exhaustive()
@@ -520,8 +416,15 @@ impl Call {
     }
 
     /// What the client declared.
-    pub fn client(&self) -> &Client {
-        &self.client
+    pub fn peer(&self) -> &Peer {
+        &self.peer
+    }
+
+    // Hidden: the old name, kept for one release.
+    #[doc(hidden)]
+    #[deprecated(note = "renamed to `Call::peer`")]
+    pub fn client(&self) -> &Peer {
+        &self.peer
     }
 
     /// The settings the call was opened with (the adapter's transport reads the timeout).
@@ -538,147 +441,16 @@ impl Call {
         self
     }
 
-    /// Redeems the state this retry brought, before anything is read from it: the first
-    /// redemption wins, a replay (here or on a replica sharing the store) is refused.
-    /// Every question redeems first; call it yourself to refuse a replay before the
-    /// body does anything else. Does nothing the second time, or without a state.
-    pub async fn redeem(&mut self) -> Result<(), Halt> {
-        let Some(rounds) = &mut self.rounds else {
-            return Ok(());
-        };
-        let Some(state) = rounds.unredeemed.take() else {
-            return Ok(());
-        };
-        let refused = |why: &str| {
-            Err(Halt::Refused(RpcError::invalid_params(format!(
-                "the requestState of this retry was refused: {why}; call the tool again \
-                 without it"
-            ))))
-        };
-        // Opened in time, it may be redeemed a moment too late: never at or past its
-        // expiry. Its record is kept the clock skew longer than the state opens, so that
-        // a replica whose clock lags (by up to the skew) still finds it.
-        if crate::seal::now() >= state.expires_at {
-            return refused("it has expired");
-        }
-        let keep_until = state
-            .expires_at
-            .saturating_add(self.settings.clock_skew.as_secs());
-        match rounds
-            .store
-            .redeem(&state.id, state.issued_at, keep_until)
-            .await
-        {
-            Ok(Redemption::First) => Ok(()),
-            Ok(Redemption::Again) => {
-                refused("it was used before (each state is good for one retry)")
-            }
-            Ok(Redemption::TooOld) => refused(
-                "it is older than this server's record of used states reaches back (the \
-                 server restarted since, or is under heavy load)",
-            ),
-            Err(e) => Err(Halt::Refused(RpcError::internal(format!(
-                "cannot make sure the requestState is used once: {e}"
-            )))),
-        }
-    }
-
     fn next_index(&mut self) -> usize {
         let index = self.cursor;
         self.cursor += 1;
         index
     }
 
-    /// The logged answer of the question at `index`, when an earlier round has it and
-    /// answered the same question (its digest `pin`; empty for a wizard). When the
-    /// question changed since (the tool now asks something else there), that answer and
-    /// every later one are dropped: the question is asked anew, as a question that
-    /// changed while pending is.
-    fn logged(&mut self, index: usize, pin: &str) -> Option<Value> {
-        let saved = &mut self.rounds.as_mut()?.saved;
-        let logged = saved.log.get(index)?;
-        match saved.pins.get(index) {
-            Some(p) if !p.is_empty() && p != pin => {
-                saved.log.truncate(index);
-                saved.pins.truncate(index);
-                saved.pending = None;
-                None
-            }
-            _ => Some(logged.clone()),
-        }
-    }
-
-    /// Logs the answer `value` of the question with digest `pin`.
-    fn log(&mut self, value: Value, pin: String) {
-        if let Some(rounds) = &mut self.rounds {
-            // States sealed before pins were kept have none: keep the vectors aligned.
-            rounds
-                .saved
-                .pins
-                .resize(rounds.saved.log.len(), String::new());
-            rounds.saved.log.push(value);
-            rounds.saved.pins.push(pin);
-            rounds.saved.pending = None;
-        }
-    }
-
-    /// The answer to the question `key` of the question at `index`, when this round
-    /// asked it (recorded in the state, with the same digest) — or, opted in, in a
-    /// first call. Answers to anything else are ignored.
-    ///
-    /// A question of the round is read once (only the pending question was asked, and
-    /// a batch's keys are distinct), so its answer is taken out of the retry's; a
-    /// first call's answers may be read by more than one question, and stay.
-    fn response(&mut self, index: usize, key: &str, digest: &str) -> Option<Value> {
-        let rounds = self.rounds.as_mut()?;
-        match &rounds.saved.pending {
-            Some(p) if p.index == index => {
-                if p.asked.get(key).is_some_and(|d| d == digest) {
-                    rounds.responses.remove(key)
-                } else {
-                    None
-                }
-            }
-            _ if rounds.first_round => rounds.responses.get(key).cloned(),
-            _ => None,
-        }
-    }
-
-    /// The pending question's state, when it is the question at `index`.
-    fn pending(&mut self, index: usize) -> Option<&mut Pending> {
-        match self.rounds.as_mut()?.saved.pending.as_mut() {
-            Some(p) if p.index == index => Some(p),
-            _ => None,
-        }
-    }
-
-    /// Ends the round: the requests asked, the state sealed.
-    fn suspend<T>(&mut self, mut pending: Pending, requests: Vec<Request>) -> Result<T, Halt> {
-        let Some(rounds) = &mut self.rounds else {
-            return Err(Halt::Refused(RpcError::internal(
-                "an input request outside a 2026-07-28 call in rounds",
-            )));
-        };
-        for request in &requests {
-            pending
-                .asked
-                .insert(request.key.clone(), request.pin.clone());
-        }
-        rounds.saved.pending = Some(pending);
-        // The store's epoch first: a store that can lose its record tells its own
-        // states from those of another life by it (`RedeemStore::epoch`).
-        rounds.saved.round = [rounds.store.epoch(), &random_id()].concat();
-        let state = rounds
-            .sealer
-            .seal(&rounds.binding, &rounds.saved)
-            .map_err(|e| Halt::Refused(RpcError::internal(e.to_string())))?;
-        Err(Halt::InputRequired(InputRequired { requests, state }))
-    }
-
     /// Fails unless the client takes questions of `mode`.
     fn require(&self, mode: &'static str) -> Result<Revision, AskError> {
-        match self.client.revision {
-            Some(revision) if self.client.supports(mode) => Ok(revision),
+        match self.peer.revision {
+            Some(revision) if self.peer.supports(mode) => Ok(revision),
             revision => Err(AskError::Unsupported { mode, revision }),
         }
     }

@@ -1,4 +1,4 @@
-//! The two kinds of [`Question`]: [`Items`], one or several requests asked side by side
+//! The two kinds of [`Asking`]: [`Items`], one or several requests asked side by side
 //! (forms, pages by URL, other requests), and [`Steps`], a wizard asked one step at a
 //! time. Each builds its requests and reads its answers; the exchange carries them.
 
@@ -7,10 +7,10 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::exchange::{Next, Question};
+use super::exchange::{Asking, Next};
 use super::profile::{self, NOTHING_ANSWERED, Shown};
 use super::state::{Params, Pending, Try, batch_digest, form_digest, question_digest};
-use super::{AskError, Halt, Request, RpcError, Settings, replay_error};
+use super::{AskError, Halt, Question, RpcError, Settings, replay_error};
 use crate::answer::{Action, AnswerError, Elicitation, split_result, split_result_owned};
 use crate::form::{Form, Revision};
 use crate::wizard::{Flow, Poll, Wizard, WizardState, with_last_try};
@@ -102,7 +102,7 @@ impl<'q> Item<'q> {
     }
 
     /// The request as it is asked now.
-    fn request(&self) -> Result<Request, AskError> {
+    fn request(&self) -> Result<Question, AskError> {
         let method = method(&self.kind);
         let (params, digest) = match (&self.kind, &self.attempt) {
             (
@@ -128,7 +128,7 @@ impl<'q> Item<'q> {
             }
             _ => (self.first.clone(), self.pin.clone()),
         };
-        Ok(Request {
+        Ok(Question {
             key: self.current_key(),
             method: method.to_owned(),
             params: params.0,
@@ -318,7 +318,7 @@ impl<'q> Items<'q> {
     }
 }
 
-impl Question for Items<'_> {
+impl Asking for Items<'_> {
     type Answer = Vec<ItemAnswer>;
 
     fn pin(&self) -> &str {
@@ -354,7 +354,7 @@ impl Question for Items<'_> {
     }
 
     fn next(&mut self) -> Result<Next<Vec<ItemAnswer>>, Halt> {
-        let waiting: Vec<Request> = self
+        let waiting: Vec<Question> = self
             .items
             .iter()
             .filter(|item| item.answer.is_none())
@@ -450,7 +450,7 @@ fn wizard_error(e: crate::wizard::WizardError) -> Halt {
     Halt::Ask(AskError::Wizard(e))
 }
 
-impl<W: Wizard> Question for Steps<'_, W> {
+impl<W: Wizard> Asking for Steps<'_, W> {
     type Answer = crate::wizard::Outcome<W>;
 
     fn pin(&self) -> &str {
@@ -484,7 +484,7 @@ impl<W: Wizard> Question for Steps<'_, W> {
             Poll::Ask(question) => {
                 let params = question.form_params();
                 let pin = form_digest(params);
-                Ok(Next::Ask(vec![Request {
+                Ok(Next::Ask(vec![Question {
                     key: step_key(index, question.step.index, question.attempt),
                     method: ELICIT.to_owned(),
                     digest: pin.clone(),

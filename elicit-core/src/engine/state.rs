@@ -1,4 +1,4 @@
-//! What a stateless call carries between its rounds, and the digests that pin its questions.
+//! What a call in rounds carries from one round to the next, and the digests that pin its questions.
 
 use std::collections::BTreeMap;
 

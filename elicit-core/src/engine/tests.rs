@@ -14,7 +14,7 @@ use crate::form::{Field, FieldKind, Form};
 /// with a barrier, every send waits until `barrier` sends are under way.
 struct Script {
     results: Mutex<VecDeque<Value>>,
-    sent: Mutex<Vec<Request>>,
+    sent: Mutex<Vec<Question>>,
     barrier: Option<tokio::sync::Barrier>,
 }
 
@@ -38,7 +38,7 @@ impl Script {
 }
 
 impl Transport for Script {
-    async fn send(&self, request: Request) -> Result<Value, AskError> {
+    async fn send(&self, request: Question) -> Result<Value, AskError> {
         self.sent.lock().unwrap().push(request);
         if let Some(barrier) = &self.barrier {
             barrier.wait().await;
@@ -67,8 +67,8 @@ fn copies() -> Form {
     Form::new(vec![Field::new("copies", true, kind)]).expect("a valid form")
 }
 
-fn client(revision: Revision) -> Client {
-    Client::new(Some(revision), &json!({"elicitation": {}}))
+fn client(revision: Revision) -> Peer {
+    Peer::new(Some(revision), &json!({"elicitation": {}}))
 }
 
 #[tokio::test]

@@ -26,7 +26,8 @@ pub enum Revision {
     V2025_06_18,
     /// `2025-11-25`: titled selects (`oneOf`), multi-selects, defaults, URL mode.
     V2025_11_25,
-    /// `2026-07-28`: stateless Multi Round-Trip Requests; the same form subset as 2025-11-25.
+    /// `2026-07-28`: questions asked in rounds (`input_required` results, the call
+    /// retried with the answers); the same form subset as 2025-11-25.
     V2026_07_28,
 }
 
@@ -56,9 +57,19 @@ impl Revision {
         !matches!(self, Revision::V2025_06_18)
     }
 
-    /// Whether the revision uses Multi Round-Trip Requests instead of pushed requests.
-    pub const fn is_stateless(self) -> bool {
+    /// Whether a call asks in rounds (2026-07-28: the call ends with an
+    /// `input_required` result and is retried with the answers) rather than by pushed
+    /// `elicitation/create` requests.
+    pub const fn has_rounds(self) -> bool {
         matches!(self, Revision::V2026_07_28)
+    }
+
+    // Hidden: the old name, kept for one release so that code using it gets a warning
+    // instead of an error.
+    #[doc(hidden)]
+    #[deprecated(note = "renamed to `Revision::has_rounds`")]
+    pub const fn is_stateless(self) -> bool {
+        self.has_rounds()
     }
 
     /// The later of two revisions (usable in constants).

@@ -14,8 +14,7 @@ use crate::form::{Choice, Field, FieldKind, Form, FormError, Format, Revision};
 /// The `requestedSchema` of a form for one protocol revision.
 ///
 /// Serializes to the exact JSON the revision expects; obtain it from
-/// [`Elicit::requested_schema`](crate::Elicit::requested_schema) or
-/// [`Form::requested_schema`].
+/// [`Form::requested_schema`] (or `T::requested_schema` for a type deriving `Elicit`).
 #[derive(Clone, Copy, Debug)]
 pub struct RequestedSchema<'a> {
     form: &'a Form,

@@ -1,7 +1,7 @@
-//! Sealed state for stateless servers (feature `seal`): encrypted, authenticated,
+//! Sealed state for calls in rounds (feature `seal`): encrypted, authenticated,
 //! expiring tokens bound to who asked and for what.
 //!
-//! On MCP 2026-07-28 (Multi Round-Trip Requests) a server that asks the user something
+//! On MCP 2026-07-28, where a call asks in rounds, a server that asks the user something
 //! returns `input_required` with an opaque `requestState`; the client echoes it on the
 //! retry. That string is attacker-controlled and carries the user's answers so far, so
 //! it is sealed with AES-256-GCM-SIV (encrypted, not only signed: answers can be

@@ -20,7 +20,7 @@
 //! # Task records
 //!
 //! [`TaskStore`] keeps versioned records for the Tasks extension of the adapter
-//! (`elicit_rmcp::Tasks::with_store`), its one user. It is declared here rather than
+//! (`elicit_rmcp::Tasks::with_task_store`), its one user. It is declared here rather than
 //! beside that user all the same: the stores that implement it, [`MemoryStore`] and
 //! [`RedisStore`], are the core's, and keep task records beside the redeemed ids with
 //! their internals (one Redis connection and its Lua scripts, one process's locks). In

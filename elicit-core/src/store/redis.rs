@@ -23,8 +23,8 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 /// unreachable, redemptions fail and states are refused (single use cannot be promised
 /// without the record).
 ///
-/// Give it to the question engine (`elicit_core::engine::Engine::with_store`, or
-/// `elicit_rmcp::Elicitor::with_store`), or redeem with it yourself:
+/// Give it to the question engine (`elicit_core::engine::Engine::with_redeem_store`, or
+/// `elicit_rmcp::Elicitor::with_redeem_store`), or redeem with it yourself:
 ///
 /// ```no_run
 /// use elicit_core::store::{RedeemStore, Redemption, RedisStore};

@@ -25,7 +25,7 @@ pub(super) type Admit<'a> =
 pub(super) type Forget<'a> = Pin<Box<dyn Future<Output = Result<(), SealError>> + Send + 'a>>;
 
 /// Versioned records shared by every replica of a server: the tasks of the Tasks
-/// extension (`elicit_rmcp::Tasks::with_store`), so that any replica answers for a task
+/// extension (`elicit_rmcp::Tasks::with_task_store`), so that any replica answers for a task
 /// and a task outlives the process that started it.
 ///
 /// A record is text (the adapter's JSON) under a key, with a version: each write names

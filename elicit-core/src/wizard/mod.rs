@@ -3,7 +3,7 @@
 //! `#[derive(Wizard)]` declares the steps; [`Flow`] runs them. The flow does no I/O:
 //! ask it for the next request ([`Flow::poll`]), hand it the client's answer
 //! ([`Flow::answer`]), repeat until an [`Outcome`]. Its [`WizardState`] serializes with
-//! serde, so a stateless server (MRTR) can carry it in `requestState` between rounds.
+//! serde, so a call in rounds can carry it in `requestState` from one round to the next.
 //!
 //! # Declaring a wizard
 //!

@@ -307,7 +307,7 @@ impl Defaults {
             }
         }
         let filled: Vec<String> = answers.keys().cloned().collect();
-        match Reply::accept(question.form, Value::Object(answers)) {
+        match Reply::validated(question.form, Value::Object(answers)) {
             Ok(reply) => {
                 let content = match &reply {
                     Reply::Accept(content) => Value::Object(content.clone()),

@@ -15,7 +15,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use elicit_core::engine::{AskError, Client, Engine, Request, RpcError, Transport};
+use elicit_core::engine::{AskError, Engine, Peer, Question, RpcError, Transport};
 use elicit_core::seal::Keyring;
 use elicit_examples::ticket::{Cinema, TicketOrder};
 use serde_json::{Value, json};
@@ -26,9 +26,9 @@ use serde_json::{Value, json};
 struct Stdio(AtomicU64);
 
 impl Transport for Stdio {
-    async fn send(&self, request: Request) -> Result<Value, AskError> {
+    async fn send(&self, question: Question) -> Result<Value, AskError> {
         let id = format!("q{}", self.0.fetch_add(1, Ordering::Relaxed));
-        let (method, params) = (json!(request.method), request.params);
+        let (method, params) = (json!(question.method), question.params);
         write(&format!(
             r#"{{"jsonrpc":"2.0","id":"{id}","method":{method},"params":{params}}}"#
         ));
@@ -43,8 +43,8 @@ impl Transport for Stdio {
 }
 
 /// What the client of an `initialize` (2025-06-18, 2025-11-25) declared.
-fn handshake(version: &str, params: &Value) -> Client {
-    let mut client = Client::new(version.parse().ok(), &params["capabilities"]);
+fn handshake(version: &str, params: &Value) -> Peer {
+    let mut client = Peer::new(version.parse().ok(), &params["capabilities"]);
     client.name = params["clientInfo"]["name"].as_str().map(str::to_owned);
     client
 }
@@ -53,7 +53,7 @@ fn handshake(version: &str, params: &Value) -> Client {
 async fn book(
     engine: &Engine,
     cinema: &Mutex<Cinema>,
-    handshake: &Client,
+    handshake: &Peer,
     params: &Value,
 ) -> Result<String, RpcError> {
     let mut call = engine.open("", "tools/call", params, handshake)?;
@@ -116,7 +116,7 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a runtime");
-    let mut client = Client::default();
+    let mut client = Peer::default();
     while let Some(message) = read() {
         let (Some(method), Some(id)) = (message["method"].as_str(), message.get("id")) else {
             continue; // notifications and stray responses

@@ -25,7 +25,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use elicit_core::Revision;
-use elicit_core::engine::{AskError, Client, Engine, InputRequired, Request, RpcError, Transport};
+use elicit_core::engine::{AskError, Engine, InputRequired, Peer, Question, RpcError, Transport};
 use elicit_core::seal::Keyring;
 use elicit_examples::ticket::{Cinema, TicketOrder};
 use serde::Deserialize;
@@ -63,9 +63,9 @@ impl Shop {
 struct Push(RequestContext);
 
 impl Transport for Push {
-    async fn send(&self, request: Request) -> Result<Value, AskError> {
-        let params = serde_json::from_str(&request.params).unwrap_or_default();
-        let sent = self.0.request_raw(&request.method, params).await;
+    async fn send(&self, question: Question) -> Result<Value, AskError> {
+        let params = serde_json::from_str(&question.params).unwrap_or_default();
+        let sent = self.0.request_raw(&question.method, params).await;
         sent.map_err(|e| AskError::Peer(e.to_string()))
     }
 }
@@ -83,7 +83,7 @@ async fn book(shop: Arc<Shop>, ctx: RequestContext) -> Reply {
     let params = json!({"name": "book_tickets", "arguments": {}, "_meta": ctx.per_request_meta(),
         "inputResponses": ctx.input_responses(), "requestState": ctx.request_state()});
     let declared = json!(ctx.session().and_then(|s| s.get::<ClientCapabilities>()));
-    let handshake = Client::new(Some(Revision::V2025_11_25), &declared);
+    let handshake = Peer::new(Some(Revision::V2025_11_25), &declared);
     let open = shop.engine.open("", "tools/call", &params, &handshake);
     let mut call = open.map_err(rpc)?;
     let snapshot = shop.cinema().clone();

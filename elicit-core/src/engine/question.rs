@@ -1,0 +1,62 @@
+//! A question as sent ([`Question`]), and the [`Transport`] that sends it.
+
+use std::fmt;
+use std::future::Future;
+
+use serde_json::Value;
+
+use super::AskError;
+use super::error::json_string;
+
+/// One question as sent: its key (in `inputRequests`, or the push request's own), the
+/// method and the params as JSON text.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Question {
+    /// The key: in a round, its key in `inputRequests` and `inputResponses`; in a task,
+    /// unique for the life of the task.
+    pub key: String,
+    /// The JSON-RPC method (`elicitation/create`, `sampling/createMessage`, ...).
+    pub method: String,
+    /// The params as JSON text, a form's fields in declaration order.
+    pub params: String,
+    /// A digest of the method and params as sent: equal for equal questions (a cache
+    /// key for an adapter that parses questions into its SDK's types).
+    pub digest: String,
+    /// The digest of the question it answers (without a problem shown above it): what
+    /// the round's state pins.
+    pub(crate) pin: String,
+}
+
+/// Writes the question as JSON text (`to_string()`): `{"method": .., "params": ..}`.
+impl fmt::Display for Question {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            r#"{{"method":{},"params":{}}}"#,
+            json_string(&self.method),
+            self.params
+        )
+    }
+}
+
+/// How an adapter puts a question in front of the user on the push and task channels,
+/// and waits for the answer.
+pub trait Transport: Sync {
+    /// Sends `question` (push: an `elicitation/create` to the client; task: a question
+    /// in the task) and waits for the client's result, the timeout or the call's
+    /// cancellation, whichever comes first.
+    fn send(&self, question: Question) -> impl Future<Output = Result<Value, AskError>> + Send;
+}
+
+/// No transport: a call in rounds never sends. A question pushed or asked in a task
+/// through it fails, saying that the call needs the adapter's transport.
+impl Transport for () {
+    async fn send(&self, _: Question) -> Result<Value, AskError> {
+        Err(AskError::Peer(
+            "this call pushes its questions (or asks them in a task), but was given no \
+             transport: pass the adapter's Transport instead of ()"
+                .to_owned(),
+        ))
+    }
+}
