@@ -532,7 +532,7 @@ pub fn drive<W: Wizard>(
     driven
 }
 
-fn lenient_passes(request: &elicit_core::wizard::Question, answer: &Answer) -> bool {
+fn lenient_passes(request: &elicit_core::wizard::Step, answer: &Answer) -> bool {
     request
         .form()
         .validate(answer.content.as_ref(), Strictness::Lenient)
@@ -541,7 +541,7 @@ fn lenient_passes(request: &elicit_core::wizard::Question, answer: &Answer) -> b
 
 /// A request the server sends is well-formed and our own client reads its schema
 /// back to the same fields.
-fn check_request(request: &elicit_core::wizard::Question) {
+fn check_request(request: &elicit_core::wizard::Step) {
     assert!(!request.message().is_empty());
     let params = serde_json::from_str::<Value>(&request.params()).unwrap();
     let schema = &params["requestedSchema"];

@@ -39,7 +39,7 @@ fn drive_in(cinema: &Cinema, answers: &[Answer], roundtrip: bool, revision: Revi
             }
             Poll::Ask(request) => {
                 asked.push((
-                    request.step.name.to_owned(),
+                    request.id.name.to_owned(),
                     request.message().to_owned(),
                     serde_json::from_str::<Value>(&request.params()).unwrap()["requestedSchema"]
                         .take(),
@@ -274,7 +274,7 @@ fn unknown_action_is_an_error_and_the_question_stays() {
             .contains("\"accept\", \"decline\" or \"cancel\"")
     );
     assert!(
-        matches!(flow.poll(&cinema, Revision::V2025_11_25), Ok(Poll::Ask(r)) if r.step.index == 0)
+        matches!(flow.poll(&cinema, Revision::V2025_11_25), Ok(Poll::Ask(r)) if r.id.index == 0)
     );
 }
 
@@ -417,7 +417,7 @@ fn refused(
     flow: &mut Flow<offered::Offered>,
     prepared: &elicit_core::wizard::Prepared,
     answer: Value,
-) -> elicit_core::wizard::Question {
+) -> elicit_core::wizard::Step {
     flow.answer(prepared, Action::Accept, Some(answer)).unwrap();
     match flow.poll(prepared, Revision::V2025_11_25).unwrap() {
         Poll::Ask(again) => again,

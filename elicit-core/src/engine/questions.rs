@@ -485,7 +485,7 @@ impl<W: Wizard> Asking for Steps<'_, W> {
                 let params = question.form_params();
                 let pin = form_digest(params);
                 Ok(Next::Ask(vec![Question {
-                    key: step_key(index, question.step.index, question.attempt),
+                    key: step_key(index, question.id.index, question.attempt),
                     method: ELICIT.to_owned(),
                     digest: pin.clone(),
                     pin,
@@ -501,7 +501,7 @@ impl<W: Wizard> Asking for Steps<'_, W> {
             match self.flow()?.poll(ctx, revision).map_err(wizard_error)? {
                 Poll::Done(_) => Vec::new(),
                 Poll::Ask(question) => vec![(
-                    step_key(index, question.step.index, question.attempt),
+                    step_key(index, question.id.index, question.attempt),
                     form_digest(question.form_params()),
                 )],
             },

@@ -1,4 +1,4 @@
-//! Running a wizard: [`Flow`] asks its steps one [`Question`] at a time, takes the
+//! Running a wizard: [`Flow`] asks its steps one at a time ([`Step`]), takes the
 //! answers, and ends with an [`Outcome`].
 
 use std::borrow::Cow;
@@ -49,12 +49,13 @@ pub enum Outcome<W> {
     },
 }
 
-/// The next form to show.
+/// The step to ask next: which one, how many answers it has refused, its message and
+/// its form.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
-pub struct Question {
+pub struct Step {
     /// Which step asks.
-    pub step: StepId,
+    pub id: StepId,
     /// How many answers to this step failed before (0 on the first ask).
     pub attempt: u32,
     message: Message,
@@ -62,7 +63,7 @@ pub struct Question {
     revision: Revision,
 }
 
-impl Question {
+impl Step {
     /// The message to send (with the reason when a step is asked again).
     pub fn message(&self) -> &str {
         match &self.message {
@@ -96,8 +97,8 @@ impl Question {
     /// # #[derive(Wizard)]
     /// # struct SignUp { #[step(message = "Your name?")] name: Name }
     /// let mut flow = Flow::<SignUp>::new();
-    /// let Poll::Ask(question) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
-    /// let text = question.params();
+    /// let Poll::Ask(step) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
+    /// let text = step.params();
     /// let params: serde_json::Value = serde_json::from_str(&text)?;
     /// assert_eq!(params["message"], "Your name?");
     /// assert_eq!(params["requestedSchema"]["required"], serde_json::json!(["name"]));
@@ -117,7 +118,7 @@ impl Question {
     }
 }
 
-/// Where a [`Question`]'s message is.
+/// Where a [`Step`]'s message is.
 #[derive(Clone, Debug)]
 enum Message {
     /// The step's static message.
@@ -129,7 +130,7 @@ enum Message {
 }
 
 /// The `params` of a form-mode `elicitation/create` request, serialized straight to
-/// JSON; see [`Question::params`].
+/// JSON; see [`Step::params`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FormParams<'a> {
     message: &'a str,
@@ -168,7 +169,7 @@ impl Serialize for FormParams<'_> {
 #[derive(Debug)]
 pub enum Poll<W> {
     /// Show this form and hand the answer to [`Flow::answer`].
-    Ask(Question),
+    Ask(Step),
     /// The flow is over.
     Done(Outcome<W>),
 }
@@ -277,8 +278,8 @@ impl std::error::Error for WizardError {
 /// let mut flow = Flow::<SignUp>::new();
 /// let answers = [json!({"name": "Ada"}), json!({"age": 36})];
 /// for answer in answers {
-///     let Poll::Ask(question) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
-///     assert!(!question.message().is_empty());
+///     let Poll::Ask(step) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
+///     assert!(!step.message().is_empty());
 ///     flow.answer(&(), Action::Accept, Some(answer))?;
 /// }
 /// match flow.poll(&(), Revision::V2025_11_25)? {
@@ -421,7 +422,7 @@ impl<W: Wizard> Flow<W> {
             })
     }
 
-    fn request(&mut self, index: usize, revision: Revision) -> Result<Question, WizardError> {
+    fn request(&mut self, index: usize, revision: Revision) -> Result<Step, WizardError> {
         let step = Self::step_id(index);
         let form = self.step_form(index)?;
         let Some(pending) = self.state.pending.as_ref() else {
@@ -439,8 +440,8 @@ impl<W: Wizard> Flow<W> {
                 Message::Owned(format!("{reason}\n\n{base}"))
             }
         };
-        Ok(Question {
-            step,
+        Ok(Step {
+            id: step,
             message,
             form,
             revision,

@@ -128,7 +128,13 @@ mod step;
 #[cfg(feature = "seal")]
 pub(crate) use derived::DEFAULT_ATTEMPTS;
 pub use derived::Wizard;
-pub use flow::{Flow, Outcome, Poll, Question, StepId, WizardError};
+pub use flow::{Flow, Outcome, Poll, Step, StepId, WizardError};
+
+// Hidden: the old name, kept for one release so that code using it gets a warning
+// instead of an error.
+#[doc(hidden)]
+#[deprecated(note = "renamed to `wizard::Step` (its field `step` is `id`)")]
+pub type Question = Step;
 #[cfg(feature = "seal")]
 pub(crate) use flow::{FormParams, with_last_try};
 pub use state::WizardState;
