@@ -20,7 +20,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("store", &["seal"]),
     ("client", &["form", "answer"]),
     ("web", &["form", "answer"]),
-    ("engine", &["form", "answer", "wizard", "seal", "store", "web"]),
+    (
+        "engine",
+        &["form", "answer", "wizard", "seal", "store", "web"],
+    ),
     ("__private", &["form", "answer", "wizard", "seal"]),
 ];
 

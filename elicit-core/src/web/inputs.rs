@@ -99,7 +99,11 @@ pub(super) fn field(index: usize, field: &Field, shown: &Shown<'_>) -> Markup {
     let extra = extra_hint(field);
     let ids = Ids::new(index, field.description.is_some() || extra.is_some(), shown);
     let texts = texts(field, &ids, extra.as_deref(), shown);
-    let class = if shown.problems.is_empty() { "field" } else { "field field-error" };
+    let class = if shown.problems.is_empty() {
+        "field"
+    } else {
+        "field field-error"
+    };
     let name = format!("f.{}", field.name);
     match &field.kind {
         FieldKind::Boolean { .. } => html! {
@@ -190,7 +194,13 @@ fn texts(field: &Field, ids: &Ids, extra: Option<&str>, shown: &Shown<'_>) -> Ma
 
 /// The radios of a single select; a "No answer" one first when the field may be left
 /// unanswered (radios cannot be unticked).
-fn radios(field: &Field, options: &[Choice], control: &str, name: &str, shown: &Shown<'_>) -> Markup {
+fn radios(
+    field: &Field,
+    options: &[Choice],
+    control: &str,
+    name: &str,
+    shown: &Shown<'_>,
+) -> Markup {
     let unanswerable = !field.required && field.kind.default_value().is_none();
     html! {
         @if unanswerable {
@@ -387,7 +397,9 @@ pub(super) fn utc_rfc3339(local: &str) -> Option<String> {
             if s1.is_ascii_digit()
                 && s2.is_ascii_digit()
                 && (rest.is_empty()
-                    || rest[0] == b'.' && rest.len() > 1 && rest[1..].iter().all(u8::is_ascii_digit)) =>
+                    || rest[0] == b'.'
+                        && rest.len() > 1
+                        && rest[1..].iter().all(u8::is_ascii_digit)) =>
         {
             Some(format!("{local}Z"))
         }

@@ -95,7 +95,10 @@ pub fn read(form: &Form, body: &[u8]) -> Submission {
     }
     // Splitting at `&` and `=` cannot cut a UTF-8 character: the whole body decodes
     // exactly when each name and value does.
-    if percent_encoding::percent_decode(body).decode_utf8().is_err() {
+    if percent_encoding::percent_decode(body)
+        .decode_utf8()
+        .is_err()
+    {
         return refused(
             Entered::default(),
             AnswerError::Malformed("the answer is not UTF-8"),
@@ -150,7 +153,9 @@ impl Sent {
             if key == "action" {
                 sent.action = match sent.action {
                     Ok(None) => value.parse().map(Some),
-                    Ok(Some(_)) | Err(_) => Err(AnswerError::Malformed("the answer has two actions")),
+                    Ok(Some(_)) | Err(_) => {
+                        Err(AnswerError::Malformed("the answer has two actions"))
+                    }
                 };
             } else if let Some(name) = key.strip_prefix("f.") {
                 match form.field(name) {
