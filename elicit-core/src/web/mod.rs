@@ -44,12 +44,11 @@
 //!         assert_eq!(copies.copies, 3);
 //!     }
 //!     Submission::Refused { entered, error } => {
-//!         // Show the form again: what was typed, and what is wrong.
-//!         let again = page.render(&View::Refused { form, entered: &entered, error: &error });
-//!         # let _ = again;
-//!         # unreachable!();
+//!         // Send the form again: what was typed, and what is wrong.
+//!         let _html = page.render(&View::Refused { form, entered: &entered, error: &error });
 //!     }
-//!     _ => { /* declined or cancelled */ }
+//!     Submission::Decline | Submission::Cancel => { /* the person said no */ }
+//!     _ => {}
 //! }
 //! # Ok::<(), serde_json::Error>(())
 //! ```

@@ -190,9 +190,8 @@ fn summary(form: &Form, error: &AnswerError, problems: &[FieldError]) -> Markup 
                     li { (unreadable(error)) }
                 }
                 @for problem in problems {
-                    @let index = form.fields().iter().position(|f| f.name == problem.field);
                     @let text = format!("{}: {}", clean(&problem.label), problem.problem);
-                    @match index.and_then(|i| Some((i, form.fields().get(i)?))) {
+                    @match form.fields().iter().enumerate().find(|(_, f)| f.name == problem.field) {
                         Some((i, field)) => li { a href={ "#" (inputs::anchor(i, field)) } { (text) } },
                         None => li { (text) },
                     }

@@ -156,6 +156,13 @@ fn hostile_bodies_are_refused() {
         read(&form, with("admin=1&x.y=2").as_bytes()),
         Submission::Accept(_)
     ));
+}
+
+/// Values no control of the page sends: repeated, not an option, of the wrong type.
+#[test]
+fn hostile_values_are_the_fields_problems() {
+    let form = every_kind();
+    let with = |extra: &str| format!("{FILLED}&{extra}");
     // A value repeated where one is sent, and one that is not an option.
     let wrong = problems(&form, with("f.copies=4&f.size=s&f.city=zz").as_bytes());
     assert_eq!(
