@@ -364,3 +364,70 @@ fn dates_and_times() {
     let sizes = Form::new(vec![Field::new("s", true, select(choices(&["a"]), None))]).unwrap();
     assert_eq!(accepted(&sizes, "f.s=a&action=accept"), json!({"s": "a"}));
 }
+
+/// Pieces a hostile body is made of: the page's own names, values of every kind, and
+/// the bytes that trip decoders.
+fn piece() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    prop_oneof![
+        Just("action=".to_owned()),
+        Just("f.".to_owned()),
+        Just("s.".to_owned()),
+        prop::sample::select(vec![
+            "name",
+            "copies",
+            "score",
+            "agree",
+            "size",
+            "toppings",
+            "at",
+            "city",
+            "accept",
+            "decline",
+            "true",
+            "ham",
+            "%",
+            "%FF",
+            "%C3",
+            "%C3%B6",
+            "+",
+            "=",
+            "&",
+            "\u{fffd}",
+            "2025-02-03T18%3A30",
+            "1e999",
+            "-0",
+            "",
+        ])
+        .prop_map(str::to_owned),
+        "[ -~]{0,8}",
+    ]
+}
+
+proptest::proptest! {
+    /// Whatever the body, `read` answers, and the page it leads to renders: what was
+    /// refused as a field's problem names a field of the form.
+    #[test]
+    fn any_body_is_read_without_panic(
+        pieces in proptest::collection::vec(piece(), 0..24),
+        raw in proptest::collection::vec(proptest::num::u8::ANY, 0..64),
+    ) {
+        let form = every_kind();
+        for body in [pieces.concat().into_bytes(), raw] {
+            match read(&form, &body) {
+                Submission::Refused { entered, error } => {
+                    if let AnswerError::Invalid(errors) = &error {
+                        proptest::prop_assert!(errors.errors().iter().all(|e| form.field(&e.field).is_some()));
+                    }
+                    let view = crate::web::View::Refused { form: &form, entered: &entered, error: &error };
+                    let html = crate::web::Page::new("", "/").render(&view);
+                    proptest::prop_assert!(html.contains("There is a problem"));
+                }
+                Submission::Accept(answer) => {
+                    proptest::prop_assert!(form.validate(Some(&answer), crate::answer::Strictness::Strict).is_ok());
+                }
+                _ => {}
+            }
+        }
+    }
+}
