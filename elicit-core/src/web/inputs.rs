@@ -1,6 +1,8 @@
 //! Each field as its native control: a label tied to it, the description and the
 //! problems tied by `aria-describedby`, the value shown (the default, or what was typed).
 
+use std::borrow::Cow;
+
 use maud::{Markup, html};
 
 use crate::answer::{FieldError, Problem};
@@ -114,7 +116,7 @@ pub(super) fn field(index: usize, field: &Field, shown: &Shown<'_>) -> Markup {
                     input type="checkbox" id=(ids.control) name=(name) value="true"
                         checked[shown.values.iter().any(|v| v.eq_ignore_ascii_case("true"))]
                         aria-describedby=[ids.described_by()] aria-invalid=[shown.invalid()];
-                    label for=(ids.control) { (clean(field.label())) }
+                    label for=(ids.control) { (label_text(field)) }
                 }
             }
         },
@@ -231,8 +233,17 @@ fn radios(
 /// The label's text: the title or the name, and whether an answer is required.
 fn label(field: &Field) -> Markup {
     html! {
-        (clean(field.label()))
+        (label_text(field))
         @if field.required { " " span.required { "(required)" } }
+    }
+}
+
+/// The title shown as the label, or the wire name when the title shows nothing (a
+/// label must not be empty).
+fn label_text(field: &Field) -> Cow<'_, str> {
+    match field.title.as_deref().map(clean) {
+        Some(title) if !title.trim().is_empty() => title,
+        _ => clean(&field.name),
     }
 }
 

@@ -397,3 +397,12 @@ fn long_select_shows_titles() {
     let html = blank(&Form::new(vec![field]).unwrap());
     assert!(html.contains(r#"<select id="f0" name="f.pick" required><option value="">Choose one</option><option value="v0">Option 0</option>"#));
 }
+
+/// A title that shows nothing leaves the label to the wire name.
+#[test]
+fn empty_title_labels_with_the_name() {
+    let field = Field::new("agree", true, FieldKind::Boolean { default: None })
+        .with_title("\u{200b}\u{7} ");
+    let html = blank(&Form::new(vec![field]).unwrap());
+    assert!(html.contains(r#"<label for="f0">agree</label>"#), "{html}");
+}
