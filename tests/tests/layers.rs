@@ -1,9 +1,9 @@
 //! `elicit-core`'s modules depend on each other one way only:
 //! `form` ← `answer` ← `wizard` ← `engine` (which also uses `seal`, `store` and `web`),
-//! `client` and `web` on `form` and `answer`, `store` on `seal`, `seal` on nothing, and `__private` (the derives'
-//! glue and the tests' back doors) on any but the engine, none on it. A module that names
-//! another outside its allowed list (`crate::x` in its code, docs included) fails here, so
-//! an import cycle cannot come back unseen.
+//! `client` and `web` on `form` and `answer`, `store` on `seal`, `seal` on nothing, and
+//! `__private` (the derives' glue and the tests' back doors) on any but the engine, none on
+//! it. A module that names another outside its allowed list (`crate::x` in its code, docs
+//! included) fails here, so an import cycle cannot come back unseen.
 //!
 //! The crates depend one way too: `elicit-rmcp` on `elicit-core`, never back, and the
 //! core on no MCP SDK or HTTP stack.
