@@ -69,6 +69,8 @@ pub mod engine;
 pub mod seal;
 #[cfg(feature = "seal")]
 pub mod store;
+#[cfg(feature = "web")]
+pub mod web;
 
 #[doc(hidden)]
 pub mod __private;

@@ -1,10 +1,10 @@
 //! `elicit-core`'s modules depend on each other one way only:
-//! `form` ← `answer` ← `wizard` ← `engine` (which also uses `seal` and `store`), `client` on
-//! `form` and `answer`, `store` on `seal`, `seal` on nothing, and `__private` (the derives'
-//! glue and the tests' back doors) on any but the engine, none on it. A module that names
-//! another outside its allowed list (`crate::x` in its code, docs included, or an item the
-//! crate root re-exports from it, such as `crate::Elicit` for `answer`) fails here, so an
-//! import cycle cannot come back unseen.
+//! `form` ← `answer` ← `wizard` ← `engine` (which also uses `seal`, `store` and `web`),
+//! `client` and `web` on `form` and `answer`, `store` on `seal`, `seal` on nothing, and
+//! `__private` (the derives' glue and the tests' back doors) on any but the engine, none on
+//! it. A module that names another outside its allowed list (`crate::x` in its code, docs
+//! included, or an item the crate root re-exports from it, such as `crate::Elicit` for
+//! `answer`) fails here, so an import cycle cannot come back unseen.
 //!
 //! The crates depend one way too: `elicit-rmcp` on `elicit-core`, never back, and the
 //! core on no MCP SDK or HTTP stack.
@@ -20,7 +20,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("seal", &[]),
     ("store", &["seal"]),
     ("client", &["form", "answer"]),
-    ("engine", &["form", "answer", "wizard", "seal", "store"]),
+    ("web", &["form", "answer"]),
+    (
+        "engine",
+        &["form", "answer", "wizard", "seal", "store", "web"],
+    ),
     ("__private", &["form", "answer", "wizard", "seal"]),
 ];
 

@@ -22,7 +22,7 @@ pub(crate) use elicitation::split_result;
 pub(crate) use elicitation::split_result_owned;
 pub use elicitation::{Action, Elicitation};
 pub use error::{AnswerError, FieldError, Problem, ValidationErrors};
-#[cfg(test)]
+#[cfg(all(test, feature = "seal"))]
 pub(crate) use validate::CHECKED;
 pub use validate::Strictness;
 
