@@ -76,7 +76,7 @@ impl Call {
                 if channel == Channel::Task {
                     // All at once: a task waits on every question in one `tasks/get`.
                     let keys: Vec<String> = requests.iter().map(|r| r.key.clone()).collect();
-                    let sent = requests.into_iter().map(|request| to.send(request));
+                    let sent = requests.into_iter().map(|r| to.send(self.timed(r)));
                     let results = futures_util::future::join_all(sent).await;
                     for (key, result) in keys.iter().zip(results) {
                         question.take(key, result?)?;
@@ -84,11 +84,19 @@ impl Call {
                 } else if let Some(request) = requests.into_iter().next() {
                     // One at a time, each until it has its answer.
                     let key = request.key.clone();
-                    let result = to.send(request).await?;
+                    let result = to.send(self.timed(request)).await?;
                     question.take(&key, result)?;
                 }
             },
         }
+    }
+
+    /// `question` with how long the transport waits for its answer, and how often it
+    /// says the call is alive meanwhile.
+    fn timed(&self, mut question: Question) -> Question {
+        question.timeout = self.settings.timeout;
+        question.progress_interval = self.settings.progress_interval;
+        question
     }
 
     /// One round of `question`: its logged answer; else its attempt so far, the answers

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::future::Future;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -23,6 +24,17 @@ pub struct Question {
     /// A digest of the method and params as sent: equal for equal questions (a cache
     /// key for an adapter that parses questions into its SDK's types).
     pub digest: String,
+    /// How long the transport waits for the answer ([`Settings::timeout`]); `None`:
+    /// until the call ends. Past it, answer [`AskError::Timeout`].
+    ///
+    /// [`Settings::timeout`]: super::Settings::timeout
+    pub timeout: Option<Duration>,
+    /// While it waits, how often the transport tells the client the call is alive
+    /// ([`Settings::progress_interval`]: `notifications/progress` for the call's
+    /// `progressToken`, when the client sent one); `None`: never.
+    ///
+    /// [`Settings::progress_interval`]: super::Settings::progress_interval
+    pub progress_interval: Option<Duration>,
     /// The digest of the question it answers (without a problem shown above it): what
     /// the round's state pins.
     pub(crate) pin: String,
@@ -44,8 +56,9 @@ impl fmt::Display for Question {
 /// and waits for the answer.
 pub trait Transport: Sync {
     /// Sends `question` (push: an `elicitation/create` to the client; task: a question
-    /// in the task) and waits for the client's result, the timeout or the call's
-    /// cancellation, whichever comes first.
+    /// in the task) and waits for the client's result, at most `question.timeout`
+    /// ([`AskError::Timeout`] past it) and no longer than the call lives (the adapter's
+    /// cancellation), whichever comes first.
     fn send(&self, question: Question) -> impl Future<Output = Result<Value, AskError>> + Send;
 }
 

@@ -133,6 +133,8 @@ impl<'q> Item<'q> {
             method: method.to_owned(),
             params: params.0,
             digest,
+            timeout: None,
+            progress_interval: None,
             pin: self.pin.clone(),
         })
     }
@@ -488,6 +490,8 @@ impl<W: Wizard> Asking for Steps<'_, W> {
                     key: step_key(index, question.id.index, question.attempt),
                     method: ELICIT.to_owned(),
                     digest: pin.clone(),
+                    timeout: None,
+                    progress_interval: None,
                     pin,
                     params: Params::step(params).0,
                 }]))

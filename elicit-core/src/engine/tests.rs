@@ -99,6 +99,25 @@ async fn pushed_a_question_is_sent_again_under_a_new_key_until_it_is_valid() {
 }
 
 #[tokio::test]
+async fn the_transport_is_told_how_long_to_wait_and_how_often_to_say_the_call_is_alive() {
+    let mut engine = Engine::new(Keyring::generate());
+    engine.settings_mut().timeout = Some(std::time::Duration::from_secs(42));
+    engine.settings_mut().progress_interval = None;
+    for call in [
+        engine.push(client(Revision::V2025_11_25)),
+        engine.push(client(Revision::V2026_07_28)).into_task(),
+    ] {
+        let mut call = call;
+        let script = Script::new([accept(json!({"confirm": true}))]);
+        let answer = call.confirm(&script, "Sure?", &Confirm::new("I am")).await;
+        assert_eq!(answer.ok(), Some(Elicitation::Accept(true)));
+        let sent = script.sent.lock().unwrap();
+        assert_eq!(sent[0].timeout, Some(std::time::Duration::from_secs(42)));
+        assert_eq!(sent[0].progress_interval, None);
+    }
+}
+
+#[tokio::test]
 async fn in_a_task_a_batch_is_sent_all_at_once() {
     let engine = Engine::new(Keyring::generate());
     let mut call = engine.push(client(Revision::V2026_07_28)).into_task();
