@@ -6,11 +6,12 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use elicit_core::__private::testing::Sealer;
+use elicit_core::__private::testing::{Flow, Poll, WizardState};
 use elicit_core::Action;
 use elicit_core::Elicit;
 use elicit_core::Revision;
 use elicit_core::seal::{Binding, Keyring};
-use elicit_core::wizard::{Flow, Poll, Wizard, WizardState};
+use elicit_core::wizard::Wizard;
 use elicit_examples::ticket::{Cinema, SeatChoice, ShowDate, Snacks, TicketOrder};
 use serde_json::{Value, json};
 

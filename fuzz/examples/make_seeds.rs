@@ -9,7 +9,8 @@ use elicit_core::Action;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use elicit_core::wizard::{Flow, Poll, Wizard};
+use elicit_core::__private::testing::{Flow, Poll};
+use elicit_core::wizard::Wizard;
 use elicit_core::{Elicit, Revision};
 use elicit_examples::ticket::{Cinema, TicketOrder};
 use elicit_fuzz::{NOW, Survey, binding, keyring, mode_byte};

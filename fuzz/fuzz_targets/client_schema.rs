@@ -7,8 +7,8 @@
 //! side's validator takes as it is.
 #![no_main]
 
-use elicit_core::client::{Reply, read_schema};
 use elicit_core::FormError;
+use elicit_core::client::{Reply, read_schema};
 use elicit_core::{Form, Revision, Strictness};
 use elicit_fuzz::split_result;
 use libfuzzer_sys::fuzz_target;

@@ -13,9 +13,10 @@ use elicit_core::Action;
 
 /// The longest token the sealer writes or opens (64 KiB; documented in `elicit_core::seal`).
 const MAX_TOKEN_LEN: usize = 64 * 1024;
+use elicit_core::__private::testing::{Flow, Poll, WizardState};
 use elicit_core::__private::testing::{Sealer, with_strictness};
 use elicit_core::seal::{Key, Keyring, SealError};
-use elicit_core::wizard::{Flow, Poll, WizardError, WizardState};
+use elicit_core::wizard::WizardError;
 use elicit_core::{Revision, Strictness};
 use elicit_examples::ticket::{Cinema, TicketOrder};
 use elicit_fuzz::{Answer, NOW, Survey, binding, drive, keyring};

@@ -8,8 +8,9 @@
 use std::collections::BTreeSet;
 use std::fmt::Debug;
 
+use elicit_core::__private::testing::{Flow, Poll, WizardState};
 use elicit_core::client::Reply;
-use elicit_core::wizard::{Flow, Poll, Prepared, WizardError, WizardState};
+use elicit_core::wizard::{Prepared, WizardError};
 use elicit_core::{
     Action, AnswerError, Choice, Elicit, Elicitation, FieldKind, Form, Format, Revision,
     Strictness, ValidationErrors, Wizard,
@@ -202,13 +203,11 @@ pub fn check_form<T: Elicit + Debug>(content: Option<&Value>) {
 pub fn check_result<T: Elicit + Debug>(action: &str, content: Option<&Value>) {
     let name = std::any::type_name::<T>();
     for strictness in [Strictness::Strict, Strictness::Lenient] {
-        let got = action
-            .parse::<Action>()
-            .and_then(|a| match a {
-                Action::Accept => read_with::<T>(content, strictness).map(Elicitation::Accept),
-                Action::Decline => Ok(Elicitation::Decline),
-                Action::Cancel => Ok(Elicitation::Cancel),
-            });
+        let got = action.parse::<Action>().and_then(|a| match a {
+            Action::Accept => read_with::<T>(content, strictness).map(Elicitation::Accept),
+            Action::Decline => Ok(Elicitation::Decline),
+            Action::Cancel => Ok(Elicitation::Cancel),
+        });
         if strictness == Strictness::Strict {
             let mut whole = serde_json::Map::new();
             whole.insert("action".into(), Value::from(action));
@@ -244,10 +243,15 @@ pub fn check_confirm(action: &str, content: Option<&Value>) {
     if action.parse::<Action>().ok() != Some(Action::Accept) {
         return;
     }
-    let box_sent = content.and_then(|c| c.get("confirm")).is_some_and(Value::is_boolean);
+    let box_sent = content
+        .and_then(|c| c.get("confirm"))
+        .is_some_and(Value::is_boolean);
     match confirm.form().validate(content, Strictness::Strict) {
         Ok(valid) => {
-            assert!(valid.get("confirm").is_some_and(Value::is_boolean), "Confirm: {valid}");
+            assert!(
+                valid.get("confirm").is_some_and(Value::is_boolean),
+                "Confirm: {valid}"
+            );
             assert!(box_sent, "Confirm: accepted without the box");
         }
         Err(e) => assert!(!e.to_string().is_empty()),
@@ -532,7 +536,7 @@ pub fn drive<W: Wizard>(
     driven
 }
 
-fn lenient_passes(request: &elicit_core::wizard::Step, answer: &Answer) -> bool {
+fn lenient_passes(request: &elicit_core::__private::testing::Step, answer: &Answer) -> bool {
     request
         .form()
         .validate(answer.content.as_ref(), Strictness::Lenient)
@@ -541,7 +545,7 @@ fn lenient_passes(request: &elicit_core::wizard::Step, answer: &Answer) -> bool 
 
 /// A request the server sends is well-formed and our own client reads its schema
 /// back to the same fields.
-fn check_request(request: &elicit_core::wizard::Step) {
+fn check_request(request: &elicit_core::__private::testing::Step) {
     assert!(!request.message().is_empty());
     let params = serde_json::from_str::<Value>(&request.params()).unwrap();
     let schema = &params["requestedSchema"];

@@ -1,9 +1,10 @@
 //! The ticket wizard walked down every path, with its state saved and restored
 //! between every pair of steps.
 
+use elicit_core::__private::testing::{Flow, Poll, WizardState};
 use elicit_core::Action;
 use elicit_core::Revision;
-use elicit_core::wizard::{Flow, Outcome, Poll, WizardError, WizardState};
+use elicit_core::wizard::{Outcome, WizardError};
 use elicit_examples::forms::Size;
 use elicit_examples::ticket::{Cinema, TicketOrder};
 use serde_json::{Value, json};
@@ -417,7 +418,7 @@ fn refused(
     flow: &mut Flow<offered::Offered>,
     prepared: &elicit_core::wizard::Prepared,
     answer: Value,
-) -> elicit_core::wizard::Step {
+) -> elicit_core::__private::testing::Step {
     flow.answer(prepared, Action::Accept, Some(answer)).unwrap();
     match flow.poll(prepared, Revision::V2025_11_25).unwrap() {
         Poll::Ask(again) => again,

@@ -9,7 +9,13 @@ use serde_json::Value;
 
 use crate::answer::{AnswerError, Strictness};
 use crate::form::Form;
-use crate::wizard::{Flow, Wizard};
+use crate::wizard::Wizard;
+
+/// The state machine that runs a wizard step by step, driven by hand: the engine runs it
+/// on every channel; the tests hold its parts to their contracts.
+pub use crate::wizard::flow::{Flow, Poll, Step};
+/// What a [`Flow`] saves between two steps.
+pub use crate::wizard::state::WizardState;
 
 /// Seals and opens tokens as the engine does, with `seal_at`/`open_at` for a fixed clock.
 #[cfg(feature = "seal")]

@@ -69,9 +69,10 @@ pub enum Rejection {
 
 /// A multi-step flow, implemented by `#[derive(Wizard)]`.
 ///
-/// Everything but the two types is the glue the derive writes between
-/// [`Flow`](super::Flow) and the step hooks, hidden from the documentation and not part
-/// of the API: run a wizard through [`Flow`](super::Flow).
+/// Everything but the two types is the glue the derive writes between the engine and
+/// the step hooks, hidden from the documentation and not part of the API: run a wizard
+/// with the engine's `Call::wizard` (feature `seal`), or an adapter's (`elicit-rmcp`'s
+/// `Session::wizard`).
 //
 // The glue stays `#[doc(hidden)]` here rather than under `__private`: the derive's impl
 // must write every item of the trait, so they are public with it. The types they name

@@ -1,5 +1,7 @@
 //! Running a wizard: [`Flow`] asks its steps one at a time ([`Step`]), takes the
-//! answers, and ends with an [`Outcome`].
+//! answers, and ends with an [`Outcome`]. The engine runs it (feature `seal`); without
+//! the engine only the types a wizard's outcome and errors are made of are used.
+#![cfg_attr(not(feature = "seal"), allow(dead_code))]
 
 use std::borrow::Cow;
 use std::fmt;
@@ -74,6 +76,8 @@ impl Step {
     }
 
     /// The form, with runtime choices and defaults applied.
+    // Used by elicit's own tests, which drive a flow by hand (`__private::testing`).
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub fn form(&self) -> &Form {
         &self.form
     }
@@ -88,22 +92,8 @@ impl Step {
     /// message and the `requestedSchema`, written straight from the form, its fields in
     /// declaration order (send the text as it is: a `serde_json::Value` sorts them unless
     /// serde_json's `preserve_order` is on).
-    ///
-    /// ```
-    /// # use elicit_core::wizard::{Flow, Poll};
-    /// # use elicit_core::{Elicit, Revision, Wizard};
-    /// # #[derive(Elicit, serde::Deserialize)]
-    /// # struct Name { name: String }
-    /// # #[derive(Wizard)]
-    /// # struct SignUp { #[step(message = "Your name?")] name: Name }
-    /// let mut flow = Flow::<SignUp>::new();
-    /// let Poll::Ask(step) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
-    /// let text = step.params();
-    /// let params: serde_json::Value = serde_json::from_str(&text)?;
-    /// assert_eq!(params["message"], "Your name?");
-    /// assert_eq!(params["requestedSchema"]["required"], serde_json::json!(["name"]));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    // Used by elicit's own tests, which drive a flow by hand (`__private::testing`).
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub fn params(&self) -> String {
         // Plain strings and a schema written by this crate: serializing cannot fail.
         serde_json::to_string(&self.form_params()).unwrap_or_default()
@@ -249,45 +239,9 @@ impl std::error::Error for WizardError {
 
 /// A running flow of the wizard `W`.
 ///
-/// ```
-/// use elicit_core::wizard::{Flow, Outcome, Poll};
-/// use elicit_core::{Action, Elicit, Revision, Wizard};
-/// use serde::Deserialize;
-/// use serde_json::json;
-///
-/// #[derive(Elicit, Deserialize)]
-/// struct Name {
-///     #[elicit(title = "Your name", min_length = 1)]
-///     name: String,
-/// }
-///
-/// #[derive(Elicit, Deserialize)]
-/// struct Age {
-///     #[elicit(minimum = 0, maximum = 150)]
-///     age: u8,
-/// }
-///
-/// #[derive(Wizard)]
-/// struct SignUp {
-///     #[step(message = "What is your name?")]
-///     name: Name,
-///     #[step(message = "How old are you?")]
-///     age: Age,
-/// }
-///
-/// let mut flow = Flow::<SignUp>::new();
-/// let answers = [json!({"name": "Ada"}), json!({"age": 36})];
-/// for answer in answers {
-///     let Poll::Ask(step) = flow.poll(&(), Revision::V2025_11_25)? else { unreachable!() };
-///     assert!(!step.message().is_empty());
-///     flow.answer(&(), Action::Accept, Some(answer))?;
-/// }
-/// match flow.poll(&(), Revision::V2025_11_25)? {
-///     Poll::Done(Outcome::Completed(s)) => assert_eq!((s.name.name.as_str(), s.age.age), ("Ada", 36)),
-///     _ => unreachable!("every step was answered"),
-/// }
-/// # Ok::<(), elicit_core::wizard::WizardError>(())
-/// ```
+/// The engine runs it on every channel (`Call::wizard`); elicit's own tests drive it by
+/// hand through `__private::testing`: `poll` gives the next [`Step`], `answer` takes the
+/// client's answer, until [`Poll::Done`].
 pub struct Flow<W: Wizard> {
     state: WizardState,
     progress: W::Progress,
@@ -331,6 +285,8 @@ impl<W: Wizard> Flow<W> {
     }
 
     /// The state to save (serialize it with serde).
+    // Used by elicit's own tests, which drive a flow by hand (`__private::testing`).
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub fn state(&self) -> &WizardState {
         &self.state
     }
@@ -355,6 +311,8 @@ impl<W: Wizard> Flow<W> {
     }
 
     /// The answers so far.
+    // Used by elicit's own tests, which drive a flow by hand (`__private::testing`).
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub fn progress(&self) -> &W::Progress {
         &self.progress
     }

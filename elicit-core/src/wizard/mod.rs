@@ -1,9 +1,11 @@
-//! Multi-step flows: a sans-IO state machine that asks one form per step.
+//! Multi-step flows: one form per step, asked in order, each step's options and checks
+//! computed from the answers before it.
 //!
-//! `#[derive(Wizard)]` declares the steps; [`Flow`] runs them. The flow does no I/O:
-//! ask it for the next request ([`Flow::poll`]), hand it the client's answer
-//! ([`Flow::answer`]), repeat until an [`Outcome`]. Its [`WizardState`] serializes with
-//! serde, so a call in rounds can carry it in `requestState` from one round to the next.
+//! `#[derive(Wizard)]` declares the steps; the engine runs them on every channel
+//! (`engine::Call::wizard`, feature `seal`, or an adapter's, such as `elicit-rmcp`'s
+//! `Session::wizard`): pushed one step at a time, in a task, or one
+//! `input_required` round per step, the wizard's state sealed in the `requestState` from
+//! one round to the next. The tool receives the [`Outcome`].
 //!
 //! # Declaring a wizard
 //!
@@ -28,10 +30,15 @@
 //! # Example: date, then a seat for that date, then popcorn
 //!
 //! ```
-//! use elicit_core::wizard::{Flow, Outcome, Poll, Prepared, WizardState};
-//! use elicit_core::{Action, Choice, Elicit, Revision, Wizard};
+//! # #[cfg(feature = "seal")] fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Mutex;
+//!
+//! use elicit_core::engine::{AskError, Engine, Peer, Question, Transport};
+//! use elicit_core::seal::Keyring;
+//! use elicit_core::wizard::{Outcome, Prepared};
+//! use elicit_core::{Choice, Elicit, Revision, Wizard};
 //! use serde::Deserialize;
-//! use serde_json::json;
+//! use serde_json::{Value, json};
 //!
 //! struct Cinema {
 //!     sold_out: &'static str,
@@ -83,59 +90,70 @@
 //!     progress.seat.as_ref().is_some_and(|s| s.seat.starts_with('A'))
 //! }
 //!
+//! /// A person who answers each question from a list, and the questions as sent.
+//! struct Person(Mutex<(Vec<Value>, Vec<Value>)>);
+//!
+//! impl Transport for Person {
+//!     async fn send(&self, question: Question) -> Result<Value, AskError> {
+//!         let mut person = self.0.lock().unwrap();
+//!         person.1.push(serde_json::from_str(&question.params).unwrap());
+//!         Ok(person.0.remove(0))
+//!     }
+//! }
+//!
+//! let person = Person(Mutex::new((vec![
+//!     // Step 1, a sold-out day: the check refuses it and the step is asked again.
+//!     json!({"action": "accept", "content": {"date": "2025-02-01"}}),
+//!     json!({"action": "accept", "content": {"date": "2025-02-03"}}),
+//!     // Step 2 offers only the free seats: a seat that was not offered is refused.
+//!     json!({"action": "accept", "content": {"seat": "Z9"}}),
+//!     json!({"action": "accept", "content": {"seat": "B4"}}),
+//!     // Step 3, an `Option` step: declining it skips it.
+//!     json!({"action": "decline"}),
+//! ], Vec::new())));
+//!
+//! let engine = Engine::new(Keyring::generate());
+//! let peer = Peer::new(Some(Revision::V2025_11_25), &json!({"elicitation": {}}));
+//! let mut call = engine.push(peer);
 //! let cinema = Cinema { sold_out: "2025-02-01" };
-//! let rev = Revision::V2025_11_25;
-//! let mut flow = Flow::<Tickets>::new();
+//! let outcome = block_on(call.wizard::<Tickets>(&person, &cinema))?;
 //!
-//! // Step 1, a sold-out day: the check rejects it and the step is asked again.
-//! let Poll::Ask(ask) = flow.poll(&cinema, rev)? else { unreachable!() };
-//! assert_eq!(ask.message(), "Which day?");
-//! flow.answer(&cinema, Action::Accept, Some(json!({"date": "2025-02-01"})))?;
-//! let Poll::Ask(ask) = flow.poll(&cinema, rev)? else { unreachable!() };
-//! assert!(ask.message().contains("No seats left on 2025-02-01"));
-//! flow.answer(&cinema, Action::Accept, Some(json!({"date": "2025-02-03"})))?;
-//!
-//! // Between any two steps the state can leave the process and come back.
-//! let saved: String = serde_json::to_string(flow.state())?;
-//! let mut flow = Flow::<Tickets>::restore(serde_json::from_str::<WizardState>(&saved)?)?;
-//!
-//! // Step 2 offers only the free seats; a seat that was not offered is refused.
-//! let Poll::Ask(ask) = flow.poll(&cinema, rev)? else { unreachable!() };
-//! assert_eq!(ask.message(), "Pick a seat for 2025-02-03");
-//! assert_eq!(serde_json::from_str::<serde_json::Value>(&ask.params())?["requestedSchema"]["properties"]["seat"]["enum"], json!(["A1", "B4"]));
-//! flow.answer(&cinema, Action::Accept, Some(json!({"seat": "Z9"})))?;
-//! let Poll::Ask(ask) = flow.poll(&cinema, rev)? else { unreachable!() };
-//! assert_eq!(ask.attempt, 1); // one failed answer so far
-//! assert!(ask.message().contains("Z9"), "{}", ask.message());
-//! flow.answer(&cinema, Action::Accept, Some(json!({"seat": "B4"})))?;
-//!
-//! // Step 3, an `Option` step: declining it skips it.
-//! let Poll::Ask(_) = flow.poll(&cinema, rev)? else { unreachable!() };
-//! flow.answer(&cinema, Action::Decline, None)?;
-//!
-//! let Poll::Done(Outcome::Completed(t)) = flow.poll(&cinema, rev)? else { unreachable!() };
+//! let Outcome::Completed(t) = outcome else { unreachable!() };
 //! assert_eq!((t.day.date.as_str(), t.seat.seat.as_str()), ("2025-02-03", "B4"));
 //! assert!(t.popcorn.is_none());
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//!
+//! let asked = &person.0.lock().unwrap().1;
+//! assert_eq!(asked[0]["message"], "Which day?");
+//! assert!(asked[1]["message"].as_str().unwrap().contains("No seats left on 2025-02-01"));
+//! assert_eq!(asked[2]["message"], "Pick a seat for 2025-02-03");
+//! assert_eq!(asked[2]["requestedSchema"]["properties"]["seat"]["enum"], json!(["A1", "B4"]));
+//! assert!(asked[3]["message"].as_str().unwrap().contains("Z9"));
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "seal"))] fn main() {}
+//! # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+//! #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+//! #     let mut f = std::pin::pin!(f);
+//! #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+//! # }
 //! ```
 
 pub(crate) mod derived;
-mod flow;
-mod state;
+pub(crate) mod flow;
+pub(crate) mod state;
 mod step;
 
 /// The engine's default (`Settings::attempts`).
 #[cfg(feature = "seal")]
 pub(crate) use derived::DEFAULT_ATTEMPTS;
 pub use derived::Wizard;
-pub use flow::{Flow, Outcome, Poll, Step, StepId, WizardError};
-
-// Hidden: the old name, kept for one release so that code using it gets a warning
-// instead of an error.
-#[doc(hidden)]
-#[deprecated(note = "renamed to `wizard::Step` (its field `step` is `id`)")]
-pub type Question = Step;
+pub use flow::{Outcome, StepId, WizardError};
+// The state machine that runs a wizard, step by step: the engine's (`Call::wizard`), and
+// through `__private::testing` elicit's own tests'.
+#[cfg(feature = "seal")]
+pub(crate) use flow::{Flow, Poll};
 #[cfg(feature = "seal")]
 pub(crate) use flow::{FormParams, with_last_try};
-pub use state::WizardState;
+#[cfg(feature = "seal")]
+pub(crate) use state::WizardState;
 pub use step::{Prepared, PreparedForm};

@@ -1,6 +1,7 @@
 //! The saved state of a flow: [`WizardState`], serialized with serde between rounds.
 //! The checks a saved state passes before a flow is restored from it are the flow's
-//! (`Flow::restore`).
+//! (`Flow::restore`). Only the engine saves one (feature `seal`).
+#![cfg_attr(not(feature = "seal"), allow(dead_code))]
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -89,6 +90,8 @@ impl PartialEq for Pending {
 
 impl WizardState {
     /// The index of the step being asked or to be asked next.
+    // Used by elicit's own tests and fuzz targets (`__private::testing`).
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub fn step(&self) -> usize {
         self.done.len()
     }

@@ -31,7 +31,7 @@ type Offers = Vec<(Cow<'static, str>, Choices)>;
 /// # let _ = prepared;
 /// ```
 ///
-/// It serializes as a saved state holds it (see [`WizardState`](super::WizardState)).
+/// It serializes as a wizard's saved state holds it, between the rounds of a call.
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct Prepared {
     #[serde(default)]
