@@ -140,7 +140,7 @@ pub(crate) enum RunEnd {
     Cancelled,
 }
 
-/// What [`Tasks::with_store`](super::Tasks::with_store) keeps: the store, and the runs
+/// What [`Tasks::with_task_store`](super::Tasks::with_task_store) keeps: the store, and the runs
 /// of this process.
 #[derive(Clone, Debug)]
 pub(crate) struct Stored {
