@@ -144,7 +144,7 @@ pub(crate) async fn routed(
 }
 
 /// What rmcp sends for a `#[tool]` method's [`Halted`]: the error, or, for a method
-/// routed by [`Tools`](crate::Tools), the `input_required` result ([`routed`]).
+/// routed by [`Tools`](crate::Tools), the `input_required` result (left beside the call).
 impl IntoCallToolResult for Halted {
     fn into_call_tool_result(self) -> Result<CallToolResponse, McpError> {
         let round = round_or_error(self.0)?;
