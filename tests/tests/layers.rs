@@ -499,7 +499,11 @@ fn rmcp_modules_depend_one_way() {
         }
         // In a top-level module `crate::x` and `super::x` are one path; `lib.rs` is the
         // facade (`mod`), which names its modules as `x::`.
-        let stem = if stem == "lib" { "mod".to_owned() } else { stem };
+        let stem = if stem == "lib" {
+            "mod".to_owned()
+        } else {
+            stem
+        };
         texts.push((stem, code.replace("crate::", "super::")));
     }
     let edges = file_edges(&texts);
