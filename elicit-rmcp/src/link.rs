@@ -6,16 +6,13 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-use ::rmcp::model::{
-    CancelledNotificationParam, CustomRequest, ProgressNotificationParam, ProgressToken,
-    ServerRequest,
-};
+use ::rmcp::model::{CancelledNotificationParam, ProgressNotificationParam, ProgressToken};
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use ::rmcp::task_manager::{TaskContext, TaskExit};
 use elicit_core::engine::{AskError, Request, Transport};
 use serde_json::Value;
 
-use crate::wire::input_request;
+use crate::wire::{input_request, push_request};
 
 /// The push and task channels over rmcp.
 pub(crate) struct Link {
@@ -67,12 +64,8 @@ impl Link {
     }
 
     async fn push(&self, request: &Request) -> Result<Value, AskError> {
-        let params: Value = serde_json::from_str(&request.params)
+        let sent = push_request(request)
             .map_err(|e| AskError::Peer(format!("cannot write the request: {e}")))?;
-        let sent = ServerRequest::CustomRequest(CustomRequest::new(
-            request.method.to_owned(),
-            Some(params),
-        ));
         let mut options = PeerRequestOptions::no_options();
         options.timeout = self.timeout;
         let handle = self

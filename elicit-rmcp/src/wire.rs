@@ -2,11 +2,11 @@
 //! engine's [`Client`]; the engine's [`Halt`] as rmcp's response or error; its questions
 //! as rmcp's typed requests.
 //!
-//! Two limits of rmcp 3.11 are worked around here, each in one place: the error arm of a
-//! tool method cannot carry an `input_required` result ([`routed`]), and rmcp takes a
-//! question only as its typed structs ([`input_request`]). The third, the error type a
-//! tool method may return, is [`Halted`]. `docs/rmcp-upstream.md` has the change each
-//! would need upstream.
+//! The three workarounds rmcp 3.11 forces live here, each in one place: the error type a
+//! tool method may return ([`Halted`]); an `input_required` result out of a tool method's
+//! error arm, which rmcp refuses ([`routed`]); and questions handed to rmcp only as its
+//! typed structs ([`input_request`]). `docs/rmcp-upstream.md` has the change each would
+//! need upstream.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -17,8 +17,8 @@ use std::sync::{Mutex, OnceLock};
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::handler::server::tool::IntoCallToolResult;
 use ::rmcp::model::{
-    CallToolResponse, ClientCapabilities, ErrorCode, GetPromptResponse, InputRequest,
-    InputRequests, InputRequiredResult, TASKS_EXTENSION_ID,
+    CallToolResponse, ClientCapabilities, CustomRequest, ErrorCode, GetPromptResponse,
+    InputRequest, InputRequests, InputRequiredResult, ServerRequest, TASKS_EXTENSION_ID,
 };
 use ::rmcp::service::{RequestContext, RoleServer};
 use elicit_core::Revision;
@@ -43,6 +43,7 @@ pub const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
 /// type, and nothing more. `?` turns a [`Halt`], an [`AskError`] or the tool's own
 /// `rmcp::ErrorData` (as [`Halt::Refused`], code, message and data kept) into it; match
 /// on the `Halt` inside (`.0`) to tell them apart.
+// A workaround rmcp forces: docs/rmcp-upstream.md, 2 (a tool's error type).
 #[derive(Debug)]
 pub struct Halted(pub Halt);
 
@@ -118,6 +119,7 @@ pub(crate) fn into_prompt_response(halt: Halt) -> Result<GetPromptResponse, McpE
     Ok(GetPromptResponse::InputRequired(input_required(&round)?))
 }
 
+// A workaround rmcp forces: docs/rmcp-upstream.md, 1 (an input_required result from the error arm).
 tokio::task_local! {
     /// While [`routed`] runs a call: where its `input_required` result waits.
     static REPLY: RefCell<Option<InputRequiredResult>>;
@@ -182,6 +184,7 @@ fn input_required(round: &InputRequired) -> Result<InputRequiredResult, McpError
 /// server are few (a form, a wizard step with its options, a problem above a message), so
 /// each is parsed once, by its digest, and cloned after; at most 256 are kept, and the
 /// cache is emptied when full.
+// A workaround rmcp forces: docs/rmcp-upstream.md, 3 (typed questions only).
 pub(crate) fn input_request(request: &Request) -> Result<InputRequest, McpError> {
     const CAPACITY: usize = 256;
     static PARSED: OnceLock<Mutex<HashMap<String, InputRequest>>> = OnceLock::new();
@@ -198,6 +201,16 @@ pub(crate) fn input_request(request: &Request) -> Result<InputRequest, McpError>
     }
     parsed.insert(request.digest.clone(), built.clone());
     Ok(built)
+}
+
+/// The request to push for `request`: rmcp takes its params only as a `Value`, read from
+/// the engine's text (see docs/rmcp-upstream.md, 3).
+pub(crate) fn push_request(request: &Request) -> Result<ServerRequest, serde_json::Error> {
+    let params: Value = serde_json::from_str(&request.params)?;
+    Ok(ServerRequest::CustomRequest(CustomRequest::new(
+        request.method.to_owned(),
+        Some(params),
+    )))
 }
 
 /// [`input_request`] without the cache.
