@@ -255,8 +255,7 @@ impl Session {
         &mut self,
         question: impl Into<elicit_core::wizard::Prepared>,
     ) -> Result<Elicitation<T>, Halt> {
-        let asked = self.call.ask::<T>(&self.link, question).await;
-        asked
+        self.call.ask::<T>(&self.link, question).await
     }
 
     /// Asks a yes/no question with the ready-made [`Confirm`] form: `Accept(true)` only
@@ -266,16 +265,14 @@ impl Session {
         message: &str,
         confirm: &Confirm,
     ) -> Result<Elicitation<bool>, Halt> {
-        let asked = self.call.confirm(&self.link, message, confirm).await;
-        asked
+        self.call.confirm(&self.link, message, confirm).await
     }
 
     /// Runs the wizard `W` to its outcome: one `elicitation/create` per step in push
     /// mode, one `input_required` round per step on 2026-07-28 (the wizard's state
     /// rides in the sealed `requestState`).
     pub async fn wizard<W: Wizard>(&mut self, ctx: &W::Context) -> Result<Outcome<W>, Halt> {
-        let asked = self.call.wizard::<W>(&self.link, ctx).await;
-        asked
+        self.call.wizard::<W>(&self.link, ctx).await
     }
 
     /// Sends the user to `url` (URL-mode elicitation) for what a form must not ask: a
@@ -287,8 +284,7 @@ impl Session {
         message: &str,
         url: &str,
     ) -> Result<Elicitation<Option<String>>, Halt> {
-        let asked = self.call.ask_url(&self.link, message, url).await;
-        asked
+        self.call.ask_url(&self.link, message, url).await
     }
 
     /// Tells the client that the URL-mode elicitation `elicitation_id` is complete
@@ -372,8 +368,7 @@ impl Session {
     /// # }
     /// ```
     pub async fn inputs(&mut self, inputs: Vec<Input<'_>>) -> Result<Vec<InputAnswer>, Halt> {
-        let asked = self.call.inputs(&self.link, inputs).await;
-        asked
+        self.call.inputs(&self.link, inputs).await
     }
 
     /// Turns a tool body's result into the `tools/call` response: the result (or the
