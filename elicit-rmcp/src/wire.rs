@@ -26,7 +26,7 @@ use elicit_core::engine::{AskError, Client, Halt, InputRequired, Request, RpcErr
 use serde_json::Value;
 
 /// The JSON-RPC error a 2026-07-28 server returns when a capability it needs is missing.
-// Old name, kept for one release: rmcp names the code `ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY`.
+// Hidden: old name, kept for one release (rmcp names the code).
 #[deprecated(note = "use rmcp's `ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY`")]
 #[doc(hidden)]
 pub const MISSING_CAPABILITY: ErrorCode = ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY;
