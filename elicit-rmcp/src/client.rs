@@ -39,23 +39,20 @@
 //! # }
 //! ```
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ::rmcp::ClientHandler;
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
-    CancelledNotificationParam, ClientCapabilities, ClientConfig, ClientRequest, CreateTaskResult,
-    CustomRequest, DetailedTask, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationCapability, ElicitationSchema, FormElicitationCapability, GetTaskParams,
-    Implementation, InputRequest, InputRequests, NumberOrString, ProtocolVersion, RequestId,
-    TaskPayload, TaskStatusNotificationParams, UpdateTaskParams, UrlElicitationCapability,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
+    DetailedTask, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
+    ElicitationSchema, FormElicitationCapability, Implementation, InputRequest, InputRequests,
+    NumberOrString, ProtocolVersion, TaskStatusNotificationParams, UrlElicitationCapability,
 };
 use ::rmcp::service::{
-    NotificationContext, Peer, PeerRequestOptions, RequestContext, RoleClient, RunningService,
-    ServiceError,
+    NotificationContext, RequestContext, RoleClient, RunningService, ServiceError,
 };
 use serde_json::Value;
 use tokio::sync::Notify;
@@ -63,6 +60,9 @@ use tokio::sync::Notify;
 use elicit_core::Action;
 use elicit_core::client::{Asker, Question, Reply, check_message, read_schema};
 use elicit_core::{Form, Format};
+
+mod follow;
+use follow::follow_task;
 
 /// An rmcp client handler answering elicitations through an [`Asker`].
 pub struct FormClient<A> {
@@ -370,179 +370,6 @@ pub async fn call_tool<A: Asker + 'static>(
     Err(ServiceError::InputRequiredRoundsExceeded {
         max_rounds: MAX_ROUNDS,
     })
-}
-
-/// Follows the task until it ends, answering its questions: through the server's
-/// `notifications/tasks` when it sends them, else by polling `tasks/get`.
-async fn follow_task<A: Asker + 'static>(
-    client: &RunningService<RoleClient, FormClient<A>>,
-    created: CreateTaskResult,
-) -> Result<CallToolResult, ServiceError> {
-    let id = created.task.task_id.clone();
-    let told = client.service().told.clone();
-    told.follow(&id);
-    let listening = Listening::start(client, &id);
-    let followed = follow(client, created, &told).await;
-    listening.stop().await;
-    told.forget(&id);
-    followed
-}
-
-/// The loop of [`follow_task`].
-async fn follow<A: Asker + 'static>(
-    client: &RunningService<RoleClient, FormClient<A>>,
-    created: CreateTaskResult,
-    told: &Told,
-) -> Result<CallToolResult, ServiceError> {
-    let id = created.task.task_id;
-    let interval = Duration::from_millis(created.task.poll_interval_ms.unwrap_or(1000))
-        .clamp(Duration::from_millis(50), Duration::from_secs(5));
-    let limit = created
-        .task
-        .ttl_ms
-        .map_or(MAX_TASK_TIME, Duration::from_millis)
-        .min(MAX_TASK_TIME);
-    let deadline = Instant::now() + limit;
-    let server = server_name(client);
-    let mut answered = HashSet::new();
-    let mut shown: Option<String> = None;
-    let mut next = told.take(&id);
-    loop {
-        let got = match next.take() {
-            Some(task) => task,
-            None => client.get_task(GetTaskParams::new(&id)).await?.task,
-        };
-        if got.task.task_id != id {
-            return Err(ServiceError::UnexpectedResponse);
-        }
-        if let Some(message) = &got.task.status_message
-            && shown.as_ref() != Some(message)
-        {
-            client.service().asker.progress(server.as_deref(), message);
-            shown = Some(message.clone());
-        }
-        match got.payload {
-            TaskPayload::Completed { result } => {
-                return serde_json::from_value(Value::Object(result)).map_err(|e| {
-                    ServiceError::McpError(McpError::invalid_params(
-                        format!("the task's result is not a tool result: {e}"),
-                        None,
-                    ))
-                });
-            }
-            TaskPayload::Failed { error } => {
-                let error = serde_json::from_value(Value::Object(error)).unwrap_or_else(|e| {
-                    McpError::internal_error(
-                        format!("the task failed (unreadable error: {e})"),
-                        None,
-                    )
-                });
-                return Err(ServiceError::McpError(error));
-            }
-            TaskPayload::Cancelled => {
-                return Err(ServiceError::McpError(McpError::internal_error(
-                    "the task was cancelled",
-                    None,
-                )));
-            }
-            TaskPayload::InputRequired { input_requests } => {
-                let new: InputRequests = input_requests
-                    .into_iter()
-                    .filter(|(key, _)| !answered.contains(key))
-                    .collect();
-                if !new.is_empty() {
-                    answered.extend(new.keys().cloned());
-                    let responses = answer_all(client, new).await?;
-                    client
-                        .update_task(UpdateTaskParams::new(&id, responses))
-                        .await?;
-                }
-            }
-            // Working, or a status this client does not know yet: wait on.
-            _ => {}
-        }
-        if Instant::now() >= deadline {
-            // Best effort: the task may have ended meanwhile.
-            let _ = client.cancel_task(CancelTaskParams::new(&id)).await;
-            return Err(ServiceError::Timeout { timeout: limit });
-        }
-        // Once the server has told the task's state, the task is waited for rather than
-        // polled (a poll every `TOLD_POLL` stays, in case a notification was lost).
-        let wait = if told.heard(&id) {
-            TOLD_POLL.max(interval)
-        } else {
-            interval
-        };
-        let changed = told.changed.notified();
-        let mut changed = std::pin::pin!(changed);
-        changed.as_mut().enable();
-        next = told.take(&id);
-        if next.is_none() {
-            let _ = tokio::time::timeout(wait, changed).await;
-            next = told.take(&id);
-        }
-    }
-}
-
-/// How often a task the server tells of is polled all the same (a notification may be
-/// lost).
-const TOLD_POLL: Duration = Duration::from_secs(5);
-
-/// A `subscriptions/listen` for one task (`taskIds`, which rmcp's typed filter lacks,
-/// so it is sent as a request of its own); its notifications reach the handler.
-struct Listening {
-    task: tokio::task::JoinHandle<()>,
-    request: Arc<Mutex<Option<RequestId>>>,
-    peer: Peer<RoleClient>,
-}
-
-impl Listening {
-    fn start<A: Asker + 'static>(
-        client: &RunningService<RoleClient, FormClient<A>>,
-        id: &str,
-    ) -> Listening {
-        let peer = client.peer().clone();
-        let request = Arc::new(Mutex::new(None));
-        let params = serde_json::json!({"notifications": {"taskIds": [id]}});
-        let listen =
-            ClientRequest::CustomRequest(CustomRequest::new("subscriptions/listen", Some(params)));
-        let task = tokio::spawn({
-            let peer = peer.clone();
-            let request = request.clone();
-            async move {
-                let options = PeerRequestOptions::no_options();
-                if let Ok(handle) = peer.send_request_with_option(listen, options).await {
-                    *request.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle.id.clone());
-                    // The server ends it once the task has ended (or refuses it: then
-                    // the task is polled).
-                    let _ = handle.rx.await;
-                    request.lock().unwrap_or_else(|e| e.into_inner()).take();
-                }
-            }
-        });
-        Listening {
-            task,
-            request,
-            peer,
-        }
-    }
-
-    /// Ends the subscription, if the server has not.
-    async fn stop(self) {
-        self.task.abort();
-        let open = self
-            .request
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        if let Some(id) = open {
-            let reason = Some("the task is no longer followed".to_owned());
-            let _ = self
-                .peer
-                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
-                .await;
-        }
-    }
 }
 
 /// The answers to one round's questions (or a task's new ones), one after the other.

@@ -3,76 +3,38 @@
 
 use std::fmt;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
-    CallToolResponse, CallToolResult, CancelledNotificationParam, ClientCapabilities,
-    CustomNotification, CustomRequest, GetPromptResponse, GetPromptResult,
-    ProgressNotificationParam, ProgressToken, ServerNotification, ServerRequest,
+    CallToolResponse, CallToolResult, CustomNotification, GetPromptResponse, GetPromptResult,
+    ServerNotification,
 };
-use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
+use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::task_manager::{TaskContext, TaskExit};
 use elicit_core::Revision;
-use elicit_core::engine::{self, Call, Question, Transport};
+use elicit_core::engine::{AskError, Call, Channel, Halt, Input, InputAnswer, Peer};
 use elicit_core::wizard::{Outcome, Wizard};
 use elicit_core::{Confirm, Elicit, Elicitation};
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::{
-    AskError, Asked, Channel, Halt, Input, InputAnswer, InputRequired, QuestionCache, TaskStarted,
-    Tasks, URL_ELICITATION_REQUIRED, input_required, rpc_error, tasks,
-};
-
-/// Where a routed call's `input_required` result or task waits for [`Tools::call`](crate::Tools::call):
-/// rmcp turns an error of a tool method into an error response, so the result goes
-/// around it.
-#[derive(Debug, Default)]
-pub(crate) struct Reply(Mutex<Option<CallToolResponse>>);
-
-impl Reply {
-    pub(crate) fn put(&self, result: CallToolResponse) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
-    }
-
-    pub(crate) fn take(&self) -> Option<CallToolResponse> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-}
+use crate::link::{Link, peer_error};
+use crate::tasks::Tasks;
+use crate::wire::{Asked, Halted, URL_ELICITATION_REQUIRED, into_prompt_response, into_response};
 
 /// One tool or prompt call that may ask the user things. See the [crate](crate) docs.
 pub struct Session {
     call: Call,
     /// How questions reach the client when pushed or asked in a task.
     link: Link,
-    capabilities: Option<ClientCapabilities>,
-    questions: Arc<QuestionCache>,
     /// The server's tasks, for [`Session::continue_in_task`].
     tasks: Option<Tasks>,
+    /// Whether the client declared the Tasks extension (2026-07-28).
+    tasks_declared: bool,
     /// Whom the call is for: a task it starts is theirs.
     principal: String,
-    /// Where a call routed by [`Tools`](crate::Tools) hands its `input_required` result back.
-    reply: Option<Arc<Reply>>,
     /// In a task kept in a store: where its status message waits for the record.
     stored_status: Option<Arc<Mutex<Option<String>>>>,
-}
-
-/// The push and task channels over rmcp.
-struct Link {
-    peer: Peer<RoleServer>,
-    /// The call's id and cancellation token: the token fires when the client cancels
-    /// the call (`notifications/cancelled`), or rmcp gives up on it, and a question
-    /// waiting for its answer then stops at once.
-    call: RequestContext<RoleServer>,
-    /// On the Tasks channel: the task the questions wait in.
-    task: Option<TaskContext>,
-    timeout: Option<Duration>,
-    /// While a pushed question waits: the call's `progressToken` and how often to send
-    /// `notifications/progress` for it.
-    progress: Option<(ProgressToken, Duration)>,
 }
 
 impl fmt::Debug for Session {
@@ -84,16 +46,13 @@ impl fmt::Debug for Session {
 }
 
 impl Session {
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         call: Call,
         ctx: &RequestContext<RoleServer>,
-        capabilities: Option<ClientCapabilities>,
-        questions: Arc<QuestionCache>,
         task: Option<(TaskContext, CancellationToken)>,
         tasks: Option<Tasks>,
+        tasks_declared: bool,
         principal: String,
-        reply: Option<Arc<Reply>>,
     ) -> Session {
         // Only the id and the token: meta and extensions (HTTP headers) are not needed.
         let mut context = RequestContext::new(ctx.id.clone(), ctx.peer.clone());
@@ -107,25 +66,18 @@ impl Session {
                 None
             }
         };
-        let timeout = call.settings().timeout;
-        let progress = ctx
-            .meta
-            .get_progress_token()
-            .zip(call.settings().progress_interval);
+        let progress_token = ctx.meta.get_progress_token();
         Session {
             call,
             link: Link {
                 peer: ctx.peer.clone(),
                 call: context,
                 task,
-                timeout,
-                progress,
+                progress_token,
             },
-            capabilities,
-            questions,
             tasks,
+            tasks_declared,
             principal,
-            reply,
             stored_status: None,
         }
     }
@@ -136,22 +88,6 @@ impl Session {
         self.stored_status = Some(status);
     }
 
-    /// The adapter's [`Halt`] for the engine's.
-    fn halt(&self, halt: engine::Halt) -> Halt {
-        match halt {
-            engine::Halt::InputRequired(round) => match input_required(&self.questions, round) {
-                Ok(result) => Halt::InputRequired(Box::new(InputRequired {
-                    result,
-                    reply: self.reply.clone(),
-                })),
-                Err(e) => Halt::Error(e),
-            },
-            engine::Halt::Ask(e) => Halt::Ask(e),
-            engine::Halt::Refused(e) => Halt::Error(rpc_error(e)),
-            other => Halt::Error(McpError::internal_error(other.to_string(), None)),
-        }
-    }
-
     /// The call's id: random, the same in every round of one call (on 2026-07-28 it
     /// rides in the sealed state), another for every call. Use it as the idempotency
     /// key of the side effect the answers lead to.
@@ -159,14 +95,46 @@ impl Session {
         self.call.call_id()
     }
 
-    /// The negotiated protocol revision, when it is one with elicitation.
-    pub fn revision(&self) -> Option<Revision> {
-        self.call.peer().revision
+    /// What the client declared: its protocol revision (`peer().revision`, when it is
+    /// one with elicitation), whether it can show forms (`peer().supports("form")`;
+    /// check it to offer a fallback, a plain text result or sampling, instead of
+    /// failing), URL-mode elicitations (`"url"`, 2025-11-25 and later), sampling and roots
+    /// requests. Read once per call, from the request's `_meta` on 2026-07-28 and from
+    /// `initialize` before.
+    pub fn peer(&self) -> &Peer {
+        self.call.peer()
     }
 
-    /// Whether questions travel as `input_required` results (2026-07-28).
+    /// Old form of `peer().revision`.
+    // Hidden: old name, kept for one release.
+    #[deprecated(note = "use `peer().revision`")]
+    #[doc(hidden)]
+    pub fn revision(&self) -> Option<Revision> {
+        self.peer().revision
+    }
+
+    /// Old form of `channel() == Channel::Rounds`.
+    // Hidden: old name, kept for one release.
+    #[deprecated(note = "use `channel() == Channel::Rounds`")]
+    #[doc(hidden)]
     pub fn is_stateless(&self) -> bool {
-        self.call.channel() == Channel::Rounds
+        self.channel() == Channel::Rounds
+    }
+
+    /// Old form of `peer().supports("form")`.
+    // Hidden: old name, kept for one release.
+    #[deprecated(note = "use `peer().supports(\"form\")`")]
+    #[doc(hidden)]
+    pub fn supports_form(&self) -> bool {
+        self.peer().supports("form")
+    }
+
+    /// Old form of `peer().supports("url")`.
+    // Hidden: old name, kept for one release.
+    #[deprecated(note = "use `peer().supports(\"url\")`")]
+    #[doc(hidden)]
+    pub fn supports_url(&self) -> bool {
+        self.peer().supports("url")
     }
 
     /// How this call's questions reach the user.
@@ -181,28 +149,28 @@ impl Session {
         self.tasks.is_some()
             && self.link.task.is_none()
             && self.stored_status.is_none()
-            && tasks::declared(self.revision(), self.capabilities.as_ref())
+            && self.tasks_declared
     }
 
     /// Runs the rest of the tool, `work`, as a task when the client can take one
     /// ([`supports_tasks`](Self::supports_tasks)), and in the call otherwise: the call is
-    /// answered with the task at once, and `work` goes on with a session whose
-    /// questions wait in `tasks/get`. Ask first (in rounds or pushed), then do the long
-    /// part in the task:
+    /// answered with the task at once (`CallToolResponse::Task`), and `work` goes on with a
+    /// session whose questions wait in `tasks/get`. Ask first (in rounds or pushed), then
+    /// do the long part in the task:
     ///
     /// ```
     /// # use elicit_rmcp::{Asked, Session};
     /// # use elicit_core::{Elicit, Elicitation};
-    /// # use rmcp::model::{CallToolResult, ContentBlock};
+    /// # use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
     /// # use serde::Deserialize;
     /// #[derive(Elicit, Deserialize)]
     /// struct Approve {
     ///     approve: bool,
     /// }
     ///
-    /// async fn export(mut s: Session) -> Asked<CallToolResult> {
+    /// async fn export(mut s: Session) -> Asked<CallToolResponse> {
     ///     if !matches!(s.ask::<Approve>("Export 40 GB?").await?, Elicitation::Accept(a) if a.approve) {
-    ///         return Ok(CallToolResult::success(vec![ContentBlock::text("Not exported.")]));
+    ///         return Ok(CallToolResult::success(vec![ContentBlock::text("Not exported.")]).into());
     ///     }
     ///     s.continue_in_task(|_s| async move {
     ///         // ... the long export, which may ask more through `_s` ...
@@ -214,28 +182,22 @@ impl Session {
     ///
     /// On 2026-07-28 the round that starts the task redeems its state, so a replayed
     /// retry cannot start the task again. The task belongs to the call's principal.
-    pub async fn continue_in_task<F, Fut>(mut self, work: F) -> Asked<CallToolResult>
+    pub async fn continue_in_task<F, Fut>(mut self, work: F) -> Asked<CallToolResponse>
     where
         F: FnOnce(Session) -> Fut,
         Fut: Future<Output = Asked<CallToolResult>> + Send + 'static,
     {
         let tasks = match &self.tasks {
             Some(tasks) if self.supports_tasks() => tasks.clone(),
-            _ => return work(self).await,
+            _ => return work(self).await.map(CallToolResponse::Complete),
         };
-        if let Err(halt) = self.call.redeem().await {
-            return Err(self.halt(halt));
-        }
-        let reply = self.reply.take();
+        self.call.redeem().await?;
         let principal = self.principal.clone();
         let started = tasks.spawn(&principal, move |task, token| {
             let body = work(self.into_task(task, token));
             async move { body.await.map_err(into_task_exit) }
-        });
-        match started {
-            Ok(result) => Err(Halt::Task(Box::new(TaskStarted { result, reply }))),
-            Err(e) => Err(Halt::Error(e)),
-        }
+        })?;
+        Ok(CallToolResponse::Task(started))
     }
 
     /// This session, its questions now asked in `task`.
@@ -243,7 +205,6 @@ impl Session {
         self.call = self.call.into_task();
         self.link.task = Some(task);
         self.link.call.ct = token;
-        self.reply = None;
         self
     }
 
@@ -255,22 +216,6 @@ impl Session {
         } else if let Some(status) = &self.stored_status {
             *status.lock().unwrap_or_else(|e| e.into_inner()) = Some(message.into());
         }
-    }
-
-    /// Whether the client can show forms. Check it to offer a fallback (a plain text
-    /// result, sampling) instead of failing.
-    pub fn supports_form(&self) -> bool {
-        self.call.peer().supports("form")
-    }
-
-    /// Whether the client can open URL-mode elicitations (2025-11-25 and later).
-    pub fn supports_url(&self) -> bool {
-        self.call.peer().supports("url")
-    }
-
-    /// The capabilities the client declared (per request on 2026-07-28).
-    pub fn client_capabilities(&self) -> Option<&ClientCapabilities> {
-        self.capabilities.as_ref()
     }
 
     /// Asks the form `T`; an invalid answer is asked again with the problems above the
@@ -305,8 +250,7 @@ impl Session {
         &mut self,
         question: impl Into<elicit_core::wizard::Prepared>,
     ) -> Result<Elicitation<T>, Halt> {
-        let asked = self.call.ask::<T>(&self.link, question).await;
-        asked.map_err(|h| self.halt(h))
+        self.call.ask::<T>(&self.link, question).await
     }
 
     /// Asks a yes/no question with the ready-made [`Confirm`] form: `Accept(true)` only
@@ -316,16 +260,14 @@ impl Session {
         message: &str,
         confirm: &Confirm,
     ) -> Result<Elicitation<bool>, Halt> {
-        let asked = self.call.confirm(&self.link, message, confirm).await;
-        asked.map_err(|h| self.halt(h))
+        self.call.confirm(&self.link, message, confirm).await
     }
 
     /// Runs the wizard `W` to its outcome: one `elicitation/create` per step in push
     /// mode, one `input_required` round per step on 2026-07-28 (the wizard's state
     /// rides in the sealed `requestState`).
     pub async fn wizard<W: Wizard>(&mut self, ctx: &W::Context) -> Result<Outcome<W>, Halt> {
-        let asked = self.call.wizard::<W>(&self.link, ctx).await;
-        asked.map_err(|h| self.halt(h))
+        self.call.wizard::<W>(&self.link, ctx).await
     }
 
     /// Sends the user to `url` (URL-mode elicitation) for what a form must not ask: a
@@ -337,15 +279,14 @@ impl Session {
         message: &str,
         url: &str,
     ) -> Result<Elicitation<Option<String>>, Halt> {
-        let asked = self.call.ask_url(&self.link, message, url).await;
-        asked.map_err(|h| self.halt(h))
+        self.call.ask_url(&self.link, message, url).await
     }
 
     /// Tells the client that the URL-mode elicitation `elicitation_id` is complete
     /// (`notifications/elicitation/complete`, 2025-11-25). Does nothing on other
     /// revisions, which have no such notification.
     pub async fn notify_url_complete(&self, elicitation_id: &str) -> Result<(), AskError> {
-        if self.revision() != Some(Revision::V2025_11_25) {
+        if self.peer().revision != Some(Revision::V2025_11_25) {
             return Ok(());
         }
         let notification = CustomNotification::new(
@@ -363,7 +304,7 @@ impl Session {
     /// the user completes a URL-mode elicitation. `None` on other revisions (2026-07-28
     /// removed the error: use [`ask_url`](Self::ask_url) there).
     pub fn url_required_error(&self, message: &str, url: &str) -> Option<(McpError, String)> {
-        if self.revision() != Some(Revision::V2025_11_25) {
+        if self.peer().revision != Some(Revision::V2025_11_25) {
             return None;
         }
         let id = crate::id::random_id();
@@ -390,7 +331,7 @@ impl Session {
     /// A form's answer is validated like [`ask`](Self::ask)'s (an invalid one is asked
     /// again, with the problems above its message, up to the attempts); a
     /// `sampling/createMessage` or `roots/list` needs the client's capability for it
-    /// (`sampling` or `roots` in [`client_capabilities`](Self::client_capabilities),
+    /// (`peer().supports("sampling")` or `"roots"`,
     /// else [`AskError::Unsupported`]); other requests are carried as they are.
     ///
     /// ```no_run
@@ -422,185 +363,47 @@ impl Session {
     /// # }
     /// ```
     pub async fn inputs(&mut self, inputs: Vec<Input<'_>>) -> Result<Vec<InputAnswer>, Halt> {
-        let asked = self.call.inputs(&self.link, inputs).await;
-        asked.map_err(|h| self.halt(h))
+        self.call.inputs(&self.link, inputs).await
     }
 
-    /// Turns a tool body's result into the `tools/call` response: the result, an
-    /// `input_required` result with the sealed state, or the error. For a hand-written
-    /// `call_tool`; tools routed by [`Tools`](crate::Tools) return their [`Asked`]
-    /// result as is.
+    /// Turns a tool body's result into the `tools/call` response: the result (or the
+    /// task of [`continue_in_task`](Self::continue_in_task)), an `input_required` result
+    /// with the sealed state, or the error. For a hand-written `call_tool`; tools routed by
+    /// [`Tools`](crate::Tools) return their [`Asked`] result as is. The body's error is a
+    /// [`Halt`] (what the asks return) or a [`Halted`] (an [`Asked`] body's).
     pub fn finish(
         &self,
-        result: Result<CallToolResult, Halt>,
+        result: Result<impl Into<CallToolResponse>, impl Into<Halted>>,
     ) -> Result<CallToolResponse, McpError> {
         match result {
-            Ok(done) => Ok(CallToolResponse::Complete(done)),
-            Err(halt) => into_response(halt),
+            Ok(done) => Ok(done.into()),
+            Err(halt) => into_response(halt.into().0),
         }
     }
 
     /// [`finish`](Self::finish) for a `prompts/get`.
     pub fn finish_prompt(
         &self,
-        result: Result<GetPromptResult, Halt>,
+        result: Result<GetPromptResult, impl Into<Halted>>,
     ) -> Result<GetPromptResponse, McpError> {
         match result {
             Ok(done) => Ok(GetPromptResponse::Complete(done)),
-            Err(halt) => match into_response(halt)? {
-                CallToolResponse::InputRequired(r) => Ok(GetPromptResponse::InputRequired(r)),
-                _ => Err(McpError::internal_error(
-                    "a prompt cannot go on as a task",
-                    None,
-                )),
-            },
+            Err(halt) => into_prompt_response(halt.into().0),
         }
-    }
-}
-
-/// The `tools/call` response to send for a halt: the `input_required` result or the
-/// task, or the JSON-RPC error.
-pub(crate) fn into_response(halt: Halt) -> Result<CallToolResponse, McpError> {
-    match halt {
-        Halt::InputRequired(r) => Ok(CallToolResponse::InputRequired(r.result)),
-        Halt::Task(t) => Ok(CallToolResponse::Task(t.result)),
-        Halt::Ask(e) => Err(crate::ask_error(&e)),
-        Halt::Error(e) => Err(e),
     }
 }
 
 /// How a task whose body stopped with `halt` ends: `cancelled` when it stopped because
 /// the task was cancelled, else `failed` with the error.
-fn into_task_exit(halt: Halt) -> TaskExit {
-    match halt {
+fn into_task_exit(halt: Halted) -> TaskExit {
+    match halt.0 {
         Halt::Ask(AskError::Cancelled) => TaskExit::Cancelled,
         halt => match into_response(halt) {
             Err(e) => TaskExit::Error(e),
             Ok(_) => TaskExit::Error(McpError::internal_error(
-                "a task cannot answer with input_required or another task",
+                "a task cannot answer with input_required",
                 None,
             )),
         },
-    }
-}
-
-impl Transport for Link {
-    async fn send(&self, request: Question) -> Result<Value, AskError> {
-        if self.call.ct.is_cancelled() {
-            return Err(AskError::Cancelled);
-        }
-        match &self.task {
-            Some(task) => self.ask_in_task(task, &request).await,
-            None => self.push(&request).await,
-        }
-    }
-}
-
-impl Link {
-    /// Sends one request to the client and waits for its answer, the timeout, or the
-    /// cancellation of this call, whichever comes first. A cancelled call withdraws its
-    /// question (`notifications/cancelled` to the client): its result will be unused,
-    /// so the form should not stay on the user's screen, and nothing more is asked.
-    /// Sends `notifications/progress` for the call's token every interval, for as long
-    /// as it is polled (never ends); without a token or an interval, only waits.
-    async fn keep_alive(&self) {
-        let Some((token, every)) = &self.progress else {
-            return std::future::pending().await;
-        };
-        let mut ticks = 0u32;
-        loop {
-            tokio::time::sleep(*every).await;
-            ticks = ticks.saturating_add(1);
-            let progress = ProgressNotificationParam::new(token.clone(), f64::from(ticks))
-                .with_message("waiting for the person to answer the form");
-            // Best effort: a client that cannot take it still gets its answer.
-            let _ = self.peer.notify_progress(progress).await;
-        }
-    }
-
-    async fn push(&self, request: &Question) -> Result<Value, AskError> {
-        let params: Value = serde_json::from_str(&request.params)
-            .map_err(|e| AskError::Peer(format!("cannot write the request: {e}")))?;
-        let sent = ServerRequest::CustomRequest(CustomRequest::new(
-            request.method.to_owned(),
-            Some(params),
-        ));
-        let mut options = PeerRequestOptions::no_options();
-        options.timeout = self.timeout;
-        let handle = self
-            .peer
-            .send_request_with_option(sent, options)
-            .await
-            .map_err(peer_error)?;
-        let id = handle.id.clone();
-        // Until the answer: the call's cancellation, and progress while the person types.
-        let stop = async {
-            tokio::select! {
-                () = self.call.ct.cancelled() => {}
-                () = self.keep_alive() => {}
-            }
-        };
-        let answered = first_of(
-            std::pin::pin!(handle.await_response()),
-            std::pin::pin!(stop),
-        )
-        .await;
-        let Some(response) = answered else {
-            let withdraw = CancelledNotificationParam::new(
-                Some(id),
-                Some("the tool call was cancelled".to_owned()),
-            );
-            // Best effort: the connection may be gone already.
-            let _ = self.peer.notify_cancelled(withdraw).await;
-            return Err(AskError::Cancelled);
-        };
-        let response = response.map_err(peer_error)?;
-        serde_json::to_value(response)
-            .map_err(|e| AskError::Peer(format!("unreadable result: {e}")))
-    }
-
-    /// Asks in the task (the request's key in its `inputRequests`) and waits for the
-    /// answer that `tasks/update` brings, the timeout, or the task's cancellation, which
-    /// withdraws the question. A question that timed out stays listed until the task
-    /// ends.
-    async fn ask_in_task(&self, task: &TaskContext, request: &Question) -> Result<Value, AskError> {
-        let built = crate::input_request(request).map_err(|e| AskError::Peer(e.message.into()))?;
-        let answer = task.request_input(&request.key, built);
-        let answered = match self.timeout {
-            Some(timeout) => tokio::time::timeout(timeout, answer)
-                .await
-                .map_err(|_| AskError::Timeout(timeout))?,
-            None => answer.await,
-        };
-        answered.map_err(|exit| match exit {
-            TaskExit::Cancelled => AskError::Cancelled,
-            TaskExit::Error(e) => AskError::Peer(e.message.into()),
-        })
-    }
-}
-
-/// The output of `a`, or `None` when `b` completes first (a two-way select without
-/// an async runtime of our own).
-async fn first_of<A: Future, B: Future>(
-    mut a: Pin<&mut A>,
-    mut b: Pin<&mut B>,
-) -> Option<A::Output> {
-    std::future::poll_fn(|cx| {
-        if let std::task::Poll::Ready(output) = a.as_mut().poll(cx) {
-            return std::task::Poll::Ready(Some(output));
-        }
-        match b.as_mut().poll(cx) {
-            std::task::Poll::Ready(_) => std::task::Poll::Ready(None),
-            std::task::Poll::Pending => std::task::Poll::Pending,
-        }
-    })
-    .await
-}
-
-fn peer_error(e: ServiceError) -> AskError {
-    match e {
-        ServiceError::Timeout { timeout } => AskError::Timeout(timeout),
-        ServiceError::Cancelled { .. } | ServiceError::TransportClosed => AskError::Cancelled,
-        other => AskError::Peer(other.to_string()),
     }
 }

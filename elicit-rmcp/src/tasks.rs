@@ -3,7 +3,7 @@
 //!
 //! A `tools/call` answered with a task returns at once (`resultType: "task"`); the
 //! client polls `tasks/get` (or is told, through `subscriptions/listen` with `taskIds`:
-//! [`Tasks::listen`]), which reports `working`, then `input_required` with the
+//! [`Tools::listen_tasks`](super::Tools::listen_tasks)), which reports `working`, then `input_required` with the
 //! questions in `inputRequests` while the tool waits for the user, and finally the
 //! result inlined. Answers come back with `tasks/update`, and `tasks/cancel` stops the
 //! task. The tool body is the same as on the other channels: its [`Session`] asks and
@@ -30,7 +30,7 @@
 //!
 //! Tasks live in the memory of the process that started them (the running tool body is
 //! a future there), unless they are kept in a store shared by the replicas
-//! ([`Tasks::with_store`]): then any replica answers for a task, and its body goes on on
+//! ([`Tasks::with_task_store`]): then any replica answers for a task, and its body goes on on
 //! the replica that receives the answers; see `docs/tasks.md`.
 //!
 //! [`Session`]: super::Session
@@ -40,7 +40,7 @@
 /// each handed to the [`Tools`](crate::Tools) in the named field of the server:
 /// step 4 of serving tasks (see the [module](crate::tasks) docs); and
 /// `accepted_subscription_filter` and `listen`, so that a `subscriptions/listen` with
-/// `taskIds` receives `notifications/tasks` ([`Tasks::listen`]).
+/// `taskIds` receives `notifications/tasks` ([`Tools::listen_tasks`](crate::Tools::listen_tasks)).
 ///
 /// ```
 /// use elicit_rmcp::{Elicitor, TaskSupport, Tools};
@@ -139,68 +139,26 @@ use std::time::{Duration, Instant};
 
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::model::{
-    CallToolResult, CancelTaskParams, ClientCapabilities, CreateTaskResult, DetailedTask,
-    GetTaskParams, GetTaskResult, NotificationMetaObject, ServerNotification,
-    TaskStatusNotification, TaskStatusNotificationParams, UpdateTaskParams,
+    CallToolResult, CancelTaskParams, CreateTaskResult, GetTaskParams, GetTaskResult,
+    UpdateTaskParams,
 };
-use ::rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
+use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use tokio_util::sync::CancellationToken;
 
-use super::principal_of;
-use elicit_core::Revision;
+use crate::principal::principal_of;
 use elicit_core::store::TaskStore;
 
 mod durable;
+mod listen;
 use durable::Stored;
-use durable::ended;
 pub(crate) use durable::{Durable, RENEW, Renewal, Run, RunEnd, kept_meta};
+#[cfg(feature = "http")]
+pub(crate) use listen::{MAX_WATCHED_TASKS, TaskIds};
 
 /// How long a task lives unless [`Tasks::with_ttl`] says otherwise: one hour, from its
 /// creation. A task still running then (its questions unanswered) ends `failed`.
 pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
-
-/// How often [`Tasks::listen`] looks for changes of the tasks it watches (50 ms).
-pub const TASK_WATCH_INTERVAL: Duration = Duration::from_millis(50);
-
-/// How often [`Tasks::listen`] reads tasks kept in a store that announces its changes,
-/// between announcements (an announcement may be lost).
-const STORE_WATCH_INTERVAL: Duration = Duration::from_secs(1);
-
-/// The next announcement of `changes`; never, without them.
-async fn next_change(
-    changes: &mut Option<impl futures_util::Stream<Item = String> + Unpin>,
-) -> Option<String> {
-    match changes {
-        Some(changes) => futures_util::StreamExt::next(changes).await,
-        None => std::future::pending().await,
-    }
-}
-
-/// The most task ids one `subscriptions/listen` watches (the first 64 listed).
-#[cfg(feature = "http")]
-pub(crate) const MAX_WATCHED_TASKS: usize = 64;
-
-/// The `taskIds` of a `subscriptions/listen` request, as the HTTP layer read them from
-/// its body (rmcp's `SubscriptionFilter` has no such field).
-#[cfg(feature = "http")]
-#[derive(Clone, Debug, Default)]
-pub(crate) struct TaskIds(pub(crate) Vec<String>);
-
-/// The `taskIds` of the listen request of `ctx` (none when it has none, or did not come
-/// over HTTP).
-fn task_ids(ctx: &RequestContext<RoleServer>) -> Vec<String> {
-    #[cfg(feature = "http")]
-    if let Some(ids) = ctx
-        .extensions
-        .get::<axum::http::request::Parts>()
-        .and_then(|parts| parts.extensions.get::<TaskIds>())
-    {
-        return ids.0.clone();
-    }
-    let _ = ctx;
-    Vec::new()
-}
 
 /// How often a client is told to poll `tasks/get`, unless
 /// [`Tasks::with_poll_interval`] says otherwise.
@@ -237,12 +195,9 @@ pub struct Tasks {
     max_total: usize,
     /// Open `subscriptions/listen` watching tasks, by principal.
     listens: Arc<Mutex<HashMap<String, usize>>>,
-    /// With a store ([`Tasks::with_store`]): the tasks kept there.
+    /// With a store ([`Tasks::with_task_store`]): the tasks kept there.
     stored: Option<Stored>,
 }
-
-/// How many `subscriptions/listen` watching tasks one principal may hold open at once.
-pub(crate) const MAX_LISTENS_PER_PRINCIPAL: usize = 8;
 
 /// How many tasks one principal may have running unless [`Tasks::with_limits`] says
 /// otherwise.
@@ -300,14 +255,22 @@ impl Tasks {
     /// the answers (it must be deterministic given its arguments and the answers, as
     /// in rounds); see `docs/tasks.md`. The limits are counted in the store, across
     /// replicas; single use of each round's state needs the elicitor's redeem store to
-    /// be shared too ([`Elicitor::with_store`](super::Elicitor::with_store)).
+    /// be shared too ([`Elicitor::with_redeem_store`](crate::Elicitor::with_redeem_store)).
     ///
     /// Only tools started as tasks by [`Tools`](super::Tools) are kept there; a body
     /// moved into a task by [`Session::continue_in_task`](super::Session::continue_in_task)
     /// lives in the process that started it.
-    pub fn with_store(mut self, store: impl TaskStore + 'static) -> Tasks {
+    pub fn with_task_store(mut self, store: impl TaskStore + 'static) -> Tasks {
         self.stored = Some(Stored::new(Arc::new(store)));
         self
+    }
+
+    /// Old name of [`with_task_store`](Self::with_task_store).
+    // Hidden: old name, kept for one release.
+    #[deprecated(note = "renamed to `with_task_store`")]
+    #[doc(hidden)]
+    pub fn with_store(self, store: impl TaskStore + 'static) -> Tasks {
+        self.with_task_store(store)
     }
 
     /// The store's side with these tasks' limits, when tasks are kept in a store.
@@ -347,7 +310,7 @@ impl Tasks {
     }
 
     /// How many tasks have not ended yet in this process (tasks kept in a
-    /// [store](Self::with_store) are counted there, not here).
+    /// [store](Self::with_task_store) are counted there, not here).
     pub fn running(&self) -> usize {
         self.manager.running_task_count()
     }
@@ -416,98 +379,6 @@ impl Tasks {
         self.durable()
     }
 
-    /// The task `id` as `principal` may see it: `None` when it is unknown or another's.
-    async fn read(&self, id: &str, principal: &str) -> Option<DetailedTask> {
-        if let Some(durable) = self.in_store(id) {
-            return durable.read(id, principal).await;
-        }
-        if !self.owned_by(id, principal) {
-            return None;
-        }
-        self.manager.get_task(id).ok()
-    }
-
-    /// `subscriptions/listen` with `taskIds` (read from the request by the HTTP layer,
-    /// [`service_middleware`](crate::http::service_middleware), since rmcp's filter has
-    /// no such field): sends `notifications/tasks` with the whole task, as `tasks/get`
-    /// gives it, whenever one of the listed tasks of the caller's principal changes
-    /// (its status, its status message, its questions), and the state of each at
-    /// once; another principal's ids and unknown ones are ignored, as `tasks/get` would
-    /// not tell them apart (ids of tasks that do not exist when the subscription
-    /// starts are never watched). A task told ended is not watched any more. Runs until
-    /// the client ends the subscription, or every task it watches was told ended. Changes are looked for every
-    /// [`TASK_WATCH_INTERVAL`]. A principal may hold 8 such subscriptions open at once;
-    /// past that, a JSON-RPC error (`-32600`).
-    pub async fn listen(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
-        let ctx = subscription.request_context();
-        // Only the caller's tasks are watched (a task's owner never changes), and each
-        // only until it has been told ended: the work per subscription is bounded by the
-        // caller's own running tasks.
-        let principal = principal_of(ctx).to_owned();
-        let _open = Listen::open(&self.listens, &principal)?;
-        let mut ids = Vec::new();
-        for id in task_ids(ctx) {
-            if self.read(&id, &principal).await.is_some() {
-                ids.push(id);
-            }
-        }
-        // A store that announces its changes wakes the subscription; it reads again
-        // every second all the same (an announcement may be lost). Otherwise it polls.
-        let mut changes = self.durable().and_then(|durable| durable.changes());
-        // This process's own tasks (moved into a task by `continue_in_task`) are not
-        // announced: polled as without a store.
-        let announced = ids.iter().all(|id| self.in_store(id).is_some());
-        let every = match changes {
-            Some(_) if announced => STORE_WATCH_INTERVAL,
-            _ => TASK_WATCH_INTERVAL,
-        };
-        let mut tick = tokio::time::interval(every);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut told: HashMap<String, DetailedTask> = HashMap::new();
-        loop {
-            // Until something of these tasks may have changed.
-            loop {
-                tokio::select! {
-                    () = subscription.cancelled() => return Ok(()),
-                    _ = tick.tick() => break,
-                    key = next_change(&mut changes) => match key {
-                        // A key that names no task (an index, another application's
-                        // record) is no change of these tasks.
-                        Some(key) => match Durable::changed_id(&key) {
-                            Some(id) if id.is_empty() || ids.iter().any(|i| i == id) => break,
-                            _ => {}
-                        },
-                        // The announcements ended: poll.
-                        None => changes = None,
-                    },
-                }
-            }
-            ids.retain(|id| !told.get(id).is_some_and(|task| ended(task.task.status)));
-            if ids.is_empty() {
-                // Nothing left to tell: the subscription ends (its final result).
-                return Ok(());
-            }
-            for id in &ids {
-                let Some(task) = self.read(id, &principal).await else {
-                    continue;
-                };
-                if told.get(id) == Some(&task) {
-                    continue;
-                }
-                let mut meta = NotificationMetaObject::new();
-                meta.set_subscription_id(ctx.id.clone());
-                let params = TaskStatusNotificationParams::new(task.clone()).with_meta(meta);
-                let notification =
-                    ServerNotification::TaskStatusNotification(TaskStatusNotification::new(params));
-                if ctx.peer.send_notification(notification).await.is_err() {
-                    // The client is gone.
-                    return Ok(());
-                }
-                told.insert(id.clone(), task);
-            }
-        }
-    }
-
     /// Whether task `id` is `principal`'s.
     fn owned_by(&self, id: &str, principal: &str) -> bool {
         let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
@@ -530,7 +401,7 @@ impl Tasks {
     /// Starts `work` as a task of `principal`, and returns the task to answer the call
     /// with. `work` gets the task's handle and a token cancelled by `tasks/cancel`. Past
     /// the [limits](Self::with_limits), a JSON-RPC error and nothing started.
-    pub(super) fn spawn<F, Fut>(
+    pub(crate) fn spawn<F, Fut>(
         &self,
         principal: &str,
         work: F,
@@ -606,29 +477,6 @@ impl Tasks {
             .retain(|_, (_, started)| now.saturating_duration_since(*started) < keep);
         owners.prune_at = Some(now + ttl.min(Duration::from_secs(60)));
     }
-
-    /// Whether the request of `ctx` may be answered with a task: it is at 2026-07-28 or
-    /// later (the extension is not defined before) and its client declared the
-    /// extension (in the request's own `_meta` on 2026-07-28).
-    pub(super) fn declared(ctx: &RequestContext<RoleServer>) -> bool {
-        declared(super::revision_of(ctx), ctx.client_capabilities().as_ref())
-    }
-
-    /// The `-32021` error of a tool that only runs as a task, naming the extension in
-    /// `data.requiredCapabilities`.
-    pub(super) fn required_error() -> McpError {
-        McpError::missing_required_client_capability(
-            ClientCapabilities::builder().enable_tasks().build(),
-        )
-    }
-}
-
-/// Whether a client at `revision` with `capabilities` may get a task.
-pub(super) fn declared(
-    revision: Option<Revision>,
-    capabilities: Option<&ClientCapabilities>,
-) -> bool {
-    revision.is_some_and(Revision::has_rounds) && capabilities.is_some_and(|c| c.supports_tasks())
 }
 
 /// Runs `work`, cancelling `token` as soon as the task is cancelled (cooperative: the
@@ -653,50 +501,6 @@ where
     match outcome {
         Err(TaskExit::Error(_)) if task.is_cancel_requested() => Err(TaskExit::Cancelled),
         outcome => outcome,
-    }
-}
-
-/// One open `subscriptions/listen` of a principal, counted until dropped.
-struct Listen {
-    listens: Arc<Mutex<HashMap<String, usize>>>,
-    principal: String,
-}
-
-impl Listen {
-    /// Counts one more listen of `principal`; a JSON-RPC error past
-    /// [`MAX_LISTENS_PER_PRINCIPAL`].
-    fn open(
-        listens: &Arc<Mutex<HashMap<String, usize>>>,
-        principal: &str,
-    ) -> Result<Listen, McpError> {
-        let mut open = listens.lock().unwrap_or_else(|e| e.into_inner());
-        let mine = open.entry(principal.to_owned()).or_default();
-        if *mine >= MAX_LISTENS_PER_PRINCIPAL {
-            return Err(McpError::invalid_request(
-                format!(
-                    "too many subscriptions of this client (at most {MAX_LISTENS_PER_PRINCIPAL}): \
-                     close one, or list several tasks in one"
-                ),
-                None,
-            ));
-        }
-        *mine += 1;
-        Ok(Listen {
-            listens: listens.clone(),
-            principal: principal.to_owned(),
-        })
-    }
-}
-
-impl Drop for Listen {
-    fn drop(&mut self) {
-        let mut open = self.listens.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = open.get_mut(&self.principal) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.principal);
-            }
-        }
     }
 }
 

@@ -8,24 +8,26 @@ use std::sync::{Arc, Mutex};
 
 use ::rmcp::ErrorData as McpError;
 use ::rmcp::handler::server::common::FromContextPart;
-use ::rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext, ToolRouter};
+use ::rmcp::handler::server::tool::{ToolCallContext, ToolRouter};
 use ::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CreateTaskResult, ErrorCode,
     GetTaskParams, GetTaskResult, Tool, UpdateTaskParams,
 };
 use ::rmcp::service::{MaybeSend, RequestContext, RoleServer, SubscriptionContext};
-use ::rmcp::task_manager::{TaskContext, TaskExit};
-use serde_json::Value;
+use ::rmcp::task_manager::TaskExit;
 use tokio_util::sync::CancellationToken;
 
-use super::session::Reply;
-use super::tasks::{Durable, RENEW, Renewal, Run, RunEnd, TaskSupport, Tasks, kept_meta};
-use super::{Elicitor, Halt, Session, principal_of, revision_of};
 use elicit_core::seal::Binding;
+
+use crate::elicitor::{Elicitor, Opening};
+use crate::principal::principal_of;
+use crate::session::Session;
+use crate::tasks::{Durable, RENEW, Renewal, Run, RunEnd, TaskSupport, Tasks, kept_meta};
+use crate::wire::{declared, revision_of, routed, tasks_required};
 
 /// A server's tools (an rmcp [`ToolRouter`]) with the [`Elicitor`] their questions go
 /// through. It routes like the `ToolRouter` it holds, and lets a `#[tool]` method take
-/// a [`Session`] and return [`Asked`](super::Asked): on 2026-07-28 a question ends the
+/// a [`Session`] and return [`Asked`](crate::Asked): on 2026-07-28 a question ends the
 /// call with an `input_required` result whose state is sealed, on earlier revisions it
 /// is sent and awaited in place, from the one method body.
 ///
@@ -77,7 +79,7 @@ use elicit_core::seal::Binding;
 /// A method that takes a `Session` must be routed by `Tools`; routed by a bare
 /// `ToolRouter`, its calls fail with an internal error that says so. The tool
 /// arguments keep coming from rmcp's `Parameters<T>`; the state of 2026-07-28 is bound
-/// to them, to the tool's name and to the request's [`Principal`](super::Principal).
+/// to them, to the tool's name and to the request's [`Principal`](crate::Principal).
 pub struct Tools<S> {
     router: ToolRouter<S>,
     elicitor: Elicitor,
@@ -148,8 +150,8 @@ impl<S: MaybeSend + 'static> Tools<S> {
             .copied()
             .unwrap_or_default();
         if support != TaskSupport::Forbidden {
-            match (support, Tasks::declared(&call.request_context)) {
-                (TaskSupport::Required, false) => return Err(Tasks::required_error()),
+            match (support, declared(&call.request_context).tasks) {
+                (TaskSupport::Required, false) => return Err(tasks_required()),
                 (_, true) => {
                     let (Some(tasks), Some(spawn)) = (&self.elicitor.tasks, self.spawn) else {
                         return Err(McpError::internal_error(
@@ -167,37 +169,23 @@ impl<S: MaybeSend + 'static> Tools<S> {
             }
         }
         let ctx = &call.request_context;
-        // Only a 2026-07-28 state is bound; the arguments are taken back unchanged.
+        let principal = principal_of(ctx).to_owned();
+        // Only a 2026-07-28 state is bound.
         let binding = revision_of(ctx).filter(|r| r.has_rounds()).map(|_| {
-            let args = call
-                .arguments
-                .take()
-                .map(Value::Object)
-                .unwrap_or(Value::Null);
-            let binding = Binding::new(principal_of(ctx), "tools/call", &call.name, &args);
-            if let Value::Object(args) = args {
-                call.arguments = Some(args);
-            }
-            binding
+            let arguments = call.arguments.as_ref();
+            Binding::for_arguments(&principal, "tools/call", &call.name, arguments)
         });
-        let reply = Arc::new(Reply::default());
         let opening = Opening {
-            elicitor: self.elicitor.clone(),
+            principal,
             binding,
             request_state: call.request_state.take(),
             responses: call.input_responses.take(),
-            reply: reply.clone(),
             task: None,
-            status: None,
         };
-        call.request_context.extensions.insert(opening);
-        let response = self.router.call(call).await;
-        match (response, reply.take()) {
-            // The method returned a `Halt::InputRequired` or `Halt::Task`: its result is
-            // the response.
-            (Err(_), Some(halted)) => Ok(halted),
-            (response, _) => response,
-        }
+        call.request_context
+            .extensions
+            .insert(Routed::new(&self.elicitor, opening));
+        routed(self.router.call(call)).await
     }
 
     /// `tasks/get`, for the server's `ServerHandler::get_task`: the task, with its
@@ -215,7 +203,7 @@ impl<S: MaybeSend + 'static> Tools<S> {
     /// `tasks/update`, for the server's `ServerHandler::update_task`: hands answers to
     /// the questions the task waits on (answers to unknown or already answered keys
     /// are ignored); the task goes on once every question it waits on has its
-    /// answer. A task kept in a store ([`Tasks::with_store`]) goes on here, its body
+    /// answer. A task kept in a store ([`Tasks::with_task_store`]) goes on here, its body
     /// run by a clone of `server`.
     pub async fn update_task(
         &self,
@@ -244,9 +232,20 @@ impl<S: MaybeSend + 'static> Tools<S> {
         self.tasks("tasks/cancel")?.cancel_task(&params, &ctx).await
     }
 
-    /// `subscriptions/listen`, for the server's `ServerHandler::listen`: see
-    /// [`Tasks::listen`]. Without tasks, the subscription is held open and gets
-    /// nothing.
+    /// `subscriptions/listen`, for the server's `ServerHandler::listen`, with `taskIds`
+    /// (read from the request by the HTTP layer,
+    /// [`service_middleware`](crate::http::service_middleware), since rmcp's filter has no
+    /// such field): sends `notifications/tasks` with the whole task, as `tasks/get` gives
+    /// it, whenever one of the listed tasks of the caller's principal changes (its status,
+    /// its status message, its questions), and the state of each at once; another
+    /// principal's ids and unknown ones are ignored, as `tasks/get` would not tell them
+    /// apart (ids of tasks that do not exist when the subscription starts are never
+    /// watched). A task told ended is not watched any more. Runs until the client ends
+    /// the subscription, or every task it watches was told ended. Changes are looked for
+    /// every 50 ms (tasks kept in a store that announces its changes: at each
+    /// announcement, and every second). A principal may hold 8 such subscriptions open at
+    /// once; past that, a JSON-RPC error (`-32600`). Without tasks, the subscription is
+    /// held open and gets nothing.
     pub async fn listen_tasks(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
         match &self.elicitor.tasks {
             Some(tasks) => tasks.listen(subscription).await,
@@ -317,18 +316,16 @@ fn spawn_call<'a, S: Clone + Send + Sync + 'static>(
     }
     let router = tools.router.clone();
     let elicitor = tools.elicitor.clone();
-    let started = tasks.spawn(&principal, move |task, token| {
+    let owner = principal.clone();
+    let started = tasks.spawn(&owner, move |task, token| {
         // The request ends now: the task's own token stands for its cancellation.
         ctx.ct = token.clone();
-        ctx.extensions.insert(Opening {
-            elicitor,
-            binding: None,
-            request_state: None,
-            responses: None,
-            reply: Arc::default(),
+        let opening = Opening {
+            principal,
             task: Some((task, token)),
-            status: None,
-        });
+            ..Opening::default()
+        };
+        ctx.extensions.insert(Routed::new(&elicitor, opening));
         async move {
             let call = ToolCallContext::new(&service, params, ctx);
             match router.call(call).await {
@@ -367,32 +364,10 @@ fn run_stored<S: Clone + Send + Sync + 'static>(
     run: Run,
     mut ctx: RequestContext<RoleServer>,
 ) {
-    let record = &run.record;
     let token = CancellationToken::new();
     ctx.ct = token.clone();
-    // The client as it was at the call, whatever request brought the answers.
-    for (key, value) in &record.meta {
-        ctx.meta.0.0.insert(key.clone(), value.clone());
-    }
-    let arguments = record
-        .arguments
-        .clone()
-        .map(Value::Object)
-        .unwrap_or(Value::Null);
-    let binding = Binding::new(&record.owner, "tools/call", &record.tool, &arguments);
-    let reply = Arc::new(Reply::default());
     let status = Arc::new(Mutex::new(None));
-    ctx.extensions.insert(Opening {
-        elicitor: tools.elicitor.clone(),
-        binding: Some(binding),
-        request_state: record.state.clone(),
-        responses: Some(record.answers.clone()),
-        reply: reply.clone(),
-        task: None,
-        status: Some(status.clone()),
-    });
-    let mut params = CallToolRequestParams::new(record.tool.clone());
-    params.arguments = record.arguments.clone();
+    let params = replayed(tools, &run, &mut ctx, status.clone());
     let router = tools.router.clone();
     let durable = durable.clone();
     let running = durable.running(&run.id, token.clone());
@@ -403,65 +378,119 @@ fn run_stored<S: Clone + Send + Sync + 'static>(
         let _running = running;
         let mut run = run;
         let call = ToolCallContext::new(&service, params, ctx);
-        let body = router.call(call);
-        let mut body = std::pin::pin!(body);
-        // The lease is renewed while the body runs: a replica that stops lets it lapse.
-        let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + RENEW, RENEW);
-        let response = loop {
-            tokio::select! {
-                response = &mut body => break response,
-                _ = renew.tick() => {
-                    // Asked to stop (a cancel on another replica), or no longer the
-                    // task's run (then what it ends with is not written).
-                    if durable.renew(&mut run).await != Renewal::Held {
-                        token.cancel();
-                    }
-                }
-            }
-        };
-        let answer_by = std::time::SystemTime::now()
-            .checked_add(answer_within)
-            .and_then(|at| at.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(u64::MAX, |d| d.as_secs());
-        let end = match (response, reply.take()) {
-            (Err(_), Some(CallToolResponse::InputRequired(asked))) => RunEnd::Asked(
-                asked.input_requests.unwrap_or_default(),
-                asked.request_state,
-                answer_by,
-            ),
-            (Ok(CallToolResponse::Complete(result)), _) => RunEnd::Completed(result),
-            _ if token.is_cancelled() => RunEnd::Cancelled,
-            (Err(e), None) => RunEnd::Failed(e),
-            _ => RunEnd::Failed(McpError::internal_error(
-                "a task cannot answer with another task",
-                None,
-            )),
-        };
+        let response = leased(&durable, &mut run, &token, routed(router.call(call))).await;
+        let end = run_end(response, &token, answer_within);
         let message = status.lock().unwrap_or_else(|e| e.into_inner()).take();
         durable.finish(run, end, message).await;
     });
 }
 
+/// Makes `ctx` the request of the call of `run` as it was (the client as it was at the
+/// call, whatever request brought the answers), its session opened with the state and
+/// answers of the record and its status message going to `status`; and returns the
+/// call's params.
+fn replayed<S>(
+    tools: &Tools<S>,
+    run: &Run,
+    ctx: &mut RequestContext<RoleServer>,
+    status: Arc<Mutex<Option<String>>>,
+) -> CallToolRequestParams {
+    let record = &run.record;
+    for (key, value) in &record.meta {
+        ctx.meta.0.0.insert(key.clone(), value.clone());
+    }
+    let arguments = record.arguments.as_ref();
+    let binding = Binding::for_arguments(&record.owner, "tools/call", &record.tool, arguments);
+    let opening = Opening {
+        principal: record.owner.clone(),
+        binding: Some(binding),
+        request_state: record.state.clone(),
+        responses: Some(record.answers.clone()),
+        task: None,
+    };
+    let mut routed = Routed::new(&tools.elicitor, opening);
+    routed.status = Some(status);
+    ctx.extensions.insert(routed);
+    let mut params = CallToolRequestParams::new(record.tool.clone());
+    params.arguments = record.arguments.clone();
+    params
+}
+
+/// Runs `body`, the lease of `run` renewed while it runs: a replica that stops lets it
+/// lapse. Asked to stop (a cancel on another replica), or no longer the task's run (then
+/// what it ends with is not written), it fires `token`.
+async fn leased<F: Future>(
+    durable: &Durable,
+    run: &mut Run,
+    token: &CancellationToken,
+    body: F,
+) -> F::Output {
+    let mut body = std::pin::pin!(body);
+    let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + RENEW, RENEW);
+    loop {
+        tokio::select! {
+            response = &mut body => return response,
+            _ = renew.tick() => {
+                if durable.renew(run).await != Renewal::Held {
+                    token.cancel();
+                }
+            }
+        }
+    }
+}
+
+/// How a run of a stored task ended, from the response of its call: its next questions
+/// (to be answered within `answer_within`), its result, cancelled, or failed.
+fn run_end(
+    response: Result<CallToolResponse, McpError>,
+    token: &CancellationToken,
+    answer_within: std::time::Duration,
+) -> RunEnd {
+    let answer_by = std::time::SystemTime::now()
+        .checked_add(answer_within)
+        .and_then(|at| at.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(u64::MAX, |d| d.as_secs());
+    match response {
+        Ok(CallToolResponse::InputRequired(asked)) => RunEnd::Asked(
+            asked.input_requests.unwrap_or_default(),
+            asked.request_state,
+            answer_by,
+        ),
+        Ok(CallToolResponse::Complete(result)) => RunEnd::Completed(result),
+        _ if token.is_cancelled() => RunEnd::Cancelled,
+        Err(e) => RunEnd::Failed(e),
+        Ok(_) => RunEnd::Failed(McpError::internal_error(
+            "a task cannot answer with another task",
+            None,
+        )),
+    }
+}
+
 /// What a routed call's [`Session`] is opened from, in the request's extensions until
 /// the method takes it.
 #[derive(Clone)]
-struct Opening {
+struct Routed {
     elicitor: Elicitor,
-    binding: Option<Binding>,
-    request_state: Option<String>,
-    responses: Option<::rmcp::model::InputResponses>,
-    reply: Arc<Reply>,
-    /// On the Tasks channel: the task, and the token its cancellation fires.
-    task: Option<(TaskContext, CancellationToken)>,
+    opening: Opening,
     /// In a task kept in a store: where the body's status message waits for the
     /// record.
     status: Option<Arc<Mutex<Option<String>>>>,
 }
 
+impl Routed {
+    fn new(elicitor: &Elicitor, opening: Opening) -> Routed {
+        Routed {
+            elicitor: elicitor.clone(),
+            opening,
+            status: None,
+        }
+    }
+}
+
 /// A [`Session`] as an argument of a `#[tool]` method routed by [`Tools`].
 impl<S> FromContextPart<ToolCallContext<'_, S>> for Session {
     fn from_context_part(call: &mut ToolCallContext<'_, S>) -> Result<Self, McpError> {
-        let Some(opening) = call.request_context.extensions.remove::<Opening>() else {
+        let Some(routed) = call.request_context.extensions.remove::<Routed>() else {
             return Err(McpError::internal_error(
                 format!(
                     "the tool {:?} takes a Session, but its calls are not routed by \
@@ -472,51 +501,12 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for Session {
                 None,
             ));
         };
-        let mut session = opening.elicitor.session(
-            &call.request_context,
-            opening.binding,
-            opening.request_state.as_deref(),
-            opening.responses,
-            Some(opening.reply),
-            opening.task,
-        )?;
-        if let Some(status) = opening.status {
+        let mut session = routed
+            .elicitor
+            .session(&call.request_context, routed.opening)?;
+        if let Some(status) = routed.status {
             session.in_stored_task(status);
         }
         Ok(session)
-    }
-}
-
-/// What rmcp sends for a `#[tool]` method's [`Halt`]: the error, or, for a method
-/// routed by [`Tools`], the `input_required` result.
-impl IntoCallToolResult for Halt {
-    fn into_call_tool_result(self) -> Result<CallToolResponse, McpError> {
-        let (reply, response) = match self {
-            Halt::InputRequired(required) => {
-                let required = *required;
-                (
-                    required.reply,
-                    CallToolResponse::InputRequired(required.result),
-                )
-            }
-            Halt::Task(task) => {
-                let task = *task;
-                (task.reply, CallToolResponse::Task(task.result))
-            }
-            halt => return crate::session::into_response(halt),
-        };
-        match reply {
-            Some(reply) => {
-                reply.put(response);
-                // Seen by `Tools::call`, which answers with the response instead.
-                Err(McpError::internal_error("input required", None))
-            }
-            None => Err(McpError::internal_error(
-                "this tool asked a question on 2026-07-28 or went on as a task, but its \
-                 Session was not opened by elicit_rmcp::Tools, so the result cannot \
-                 be sent: route the tool by Tools, or answer with Session::finish",
-                None,
-            )),
-        }
     }
 }

@@ -523,3 +523,56 @@ fn no_library_flips_a_serde_json_feature() {
         }
     }
 }
+
+/// `elicit-rmcp`'s modules name each other one way only, item by item: `lib.rs` re-exports,
+/// and no module names one that names it back, directly or around a loop. A module is a
+/// top-level file with the files under its folder; it names another with `crate::x`,
+/// `crate::Item` or `super::x` (`x` the other module or an item defined at its top level,
+/// so a re-export at the root counts for the module that defines the item). Doc comments do
+/// not count.
+#[test]
+fn rmcp_modules_depend_one_way() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../elicit-rmcp/src");
+    let mut texts = Vec::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut code = code_of(&std::fs::read_to_string(&path).unwrap());
+        let mut nested = Vec::new();
+        if src.join(&stem).is_dir() {
+            files(&src.join(&stem), &mut nested);
+        }
+        nested.sort();
+        for file in nested {
+            code.push('\n');
+            code.push_str(&code_of(&std::fs::read_to_string(file).unwrap()));
+        }
+        // In a top-level module `crate::x` and `super::x` are one path; `lib.rs` is the
+        // facade (`mod`), which names its modules as `x::`.
+        let stem = if stem == "lib" {
+            "mod".to_owned()
+        } else {
+            stem
+        };
+        texts.push((stem, code.replace("crate::", "super::")));
+    }
+    let edges = file_edges(&texts);
+    let names = |from: &str, to: &str| {
+        edges
+            .iter()
+            .any(|(s, named)| s == from && named.contains(to))
+    };
+    // The check sees the paths it is about.
+    assert!(names("tools", "elicitor"), "{edges:?}");
+    assert!(names("session", "wire"), "{edges:?}");
+    assert!(names("mod", "session"), "{edges:?}");
+    if let Some(cycle) = find_cycle(&edges) {
+        panic!(
+            "modules of elicit-rmcp name each other: {}",
+            cycle.join(" -> ")
+        );
+    }
+}

@@ -68,7 +68,7 @@ async fn a_question_that_changed_between_rounds_is_asked_again() {
 #[tokio::test]
 async fn a_logged_answer_counts_only_for_the_question_it_answered() {
     use elicit_core::{Elicit, Elicitation};
-    use elicit_rmcp::{Halt, Session};
+    use elicit_rmcp::{Asked, Session};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     static FILES: AtomicUsize = AtomicUsize::new(3);
@@ -78,7 +78,7 @@ async fn a_logged_answer_counts_only_for_the_question_it_answered() {
         confirm: bool,
     }
 
-    async fn two_questions(s: &mut Session) -> Result<CallToolResult, Halt> {
+    async fn two_questions(s: &mut Session) -> Asked<CallToolResult> {
         let files = FILES.load(Ordering::SeqCst);
         let first = s.ask::<Approve>(&format!("Delete {files} files?")).await?;
         let second = s.ask::<Approve>("Really?").await?;

@@ -338,9 +338,9 @@ async fn the_last_try_is_announced() {
 #[tokio::test]
 async fn a_form_built_at_run_time() {
     use elicit_core::client::read_schema;
-    use elicit_rmcp::{Halt, Input, InputAnswer, Session};
+    use elicit_rmcp::{Asked, Input, InputAnswer, Session};
 
-    async fn seats(s: &mut Session) -> Result<CallToolResult, Halt> {
+    async fn seats(s: &mut Session) -> Asked<CallToolResult> {
         // Read from configuration, say: not a type known at compile time.
         let form = read_schema(
             &json!({

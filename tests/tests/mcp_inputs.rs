@@ -18,7 +18,7 @@ use support::*;
 #[tokio::test]
 async fn mrtr_named_keys() {
     use elicit_core::{Elicit, Elicitation};
-    use elicit_rmcp::{Halt, Input, Session};
+    use elicit_rmcp::{Asked, Input, Session};
 
     #[derive(Elicit, serde::Deserialize)]
     struct Name {
@@ -26,7 +26,7 @@ async fn mrtr_named_keys() {
         name: String,
     }
 
-    async fn greet(s: &mut Session) -> Result<CallToolResult, Halt> {
+    async fn greet(s: &mut Session) -> Asked<CallToolResult> {
         let mut answers = s
             .inputs(vec![Input::form::<Name>("user_name", "Your name?")])
             .await?;

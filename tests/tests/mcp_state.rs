@@ -271,7 +271,7 @@ async fn a_full_single_use_record_refuses_what_it_can_no_longer_tell() {
     use elicit_core::store::MemoryStore;
     // Room for one id: the second redemption forgets the first, and from then states
     // sealed no later than it are refused rather than risk a replay.
-    let tiny = elicitor().with_store(MemoryStore::with_capacity(1));
+    let tiny = elicitor().with_redeem_store(MemoryStore::with_capacity(1));
     let client = TestClient::scripted(ticket_server(tiny), Era::Mrtr, vec![]).await;
     // Two calls: A's state is sealed no later than B's.
     let (key_a, state_a, _) = first_round(&client).await;

@@ -80,14 +80,14 @@ async fn a_completed_wizard_replays_in_later_rounds() {
     use elicit_core::wizard::Outcome;
     use elicit_core::{Elicit, Elicitation};
     use elicit_examples::ticket::TicketOrder;
-    use elicit_rmcp::{Halt, Session};
+    use elicit_rmcp::{Asked, Session};
 
     #[derive(Elicit, serde::Deserialize)]
     struct Pay {
         confirm: bool,
     }
 
-    async fn order_then_pay(s: &mut Session) -> Result<CallToolResult, Halt> {
+    async fn order_then_pay(s: &mut Session) -> Asked<CallToolResult> {
         let Outcome::Completed(order) = s.wizard::<TicketOrder>(&Cinema::demo()).await? else {
             return Ok(CallToolResult::success(vec![]));
         };

@@ -323,7 +323,8 @@ async fn a_state_redeemed_on_one_replica_is_refused_on_the_other() {
     };
     let key = Key::generate();
     let replica = |store: RedisStore| {
-        let elicitor = Elicitor::new(Keyring::new("k1", key.clone()).unwrap()).with_store(store);
+        let elicitor =
+            Elicitor::new(Keyring::new("k1", key.clone()).unwrap()).with_redeem_store(store);
         TicketServer::new(elicitor, Arc::new(Mutex::new(Cinema::demo())))
     };
     let a = connect(replica(RedisStore::connect(redis.url()).await.unwrap())).await;
@@ -395,7 +396,7 @@ async fn replicas_sharing_a_redis_inventory_sell_each_seat_once() {
     let mut replicas = Vec::new();
     for _ in 0..2 {
         let elicitor = Elicitor::new(Keyring::new("k1", key.clone()).unwrap())
-            .with_store(RedisStore::connect(redis.url()).await.unwrap());
+            .with_redeem_store(RedisStore::connect(redis.url()).await.unwrap());
         let inventory = Inventory::redis(redis.url(), &Cinema::demo())
             .await
             .unwrap();

@@ -3,7 +3,7 @@
 //! cancel, an invalid answer then a valid one, the task cancelled mid-question, a task
 //! nobody answers expiring, for each), nothing left behind, MRTR rounds that go on as a task, the
 //! same tool body on all three channels, and the client kit following a task. The form,
-//! the wizard and a batch also run in tasks kept in a store (`Tasks::with_store`, this
+//! the wizard and a batch also run in tasks kept in a store (`Tasks::with_task_store`, this
 //! process's `MemoryStore`), whose bodies run in rounds. The conformance server's task
 //! tools: refused (-32021) to a client without the extension, and completed, failed and
 //! cancelled through `tasks/get`.
@@ -117,10 +117,10 @@ impl Printer {
     }
 
     #[tool(description = "Asks how many copies, then prints in a task that asks the paper")]
-    async fn print_later(&self, mut s: Session) -> Asked<CallToolResult> {
+    async fn print_later(&self, mut s: Session) -> Asked<CallToolResponse> {
         let Elicitation::Accept(Copies { copies }) = s.ask::<Copies>("How many copies?").await?
         else {
-            return Ok(done("nothing printed"));
+            return Ok(done("nothing printed").into());
         };
         let live = self.live.clone();
         let channels = self.channels.clone();
@@ -247,7 +247,7 @@ async fn a_form_in_a_task_kept_in_a_store_ends_on_accept_decline_and_cancel() {
 
 /// Tasks kept in a store of this process.
 fn stored() -> Tasks {
-    Tasks::new().with_store(MemoryStore::default())
+    Tasks::new().with_task_store(MemoryStore::default())
 }
 
 async fn form_in_a_task(tasks: Tasks, channel: Channel) {

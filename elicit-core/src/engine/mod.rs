@@ -427,7 +427,12 @@ impl Call {
         &self.peer
     }
 
-    /// The settings the call was opened with (the adapter's transport reads the timeout).
+    // Hidden: kept for one release; each question now carries what the transport read
+    // here (`Question::timeout`, `Question::progress_interval`).
+    #[doc(hidden)]
+    #[deprecated(
+        note = "read `timeout` and `progress_interval` from each `Question` the transport sends"
+    )]
     pub fn settings(&self) -> &Settings {
         &self.settings
     }

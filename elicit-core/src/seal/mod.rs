@@ -159,6 +159,46 @@ impl Binding {
     /// assert_ne!(a, Binding::new("alice", "tools/call", "book", &json!({"a": 1.0, "b": [2]})));
     /// ```
     pub fn new(principal: &str, method: &str, name: &str, arguments: &Value) -> Binding {
+        Binding::build(principal, method, name, |out| {
+            canonical_json(arguments, out)
+        })
+    }
+
+    /// [`new`](Self::new) for the arguments object as an SDK keeps it in its request
+    /// (`None`: no arguments, bound as `null`): the same binding, read in place, without
+    /// building a `Value` of the arguments first.
+    ///
+    /// ```
+    /// use elicit_core::seal::Binding;
+    /// use serde_json::json;
+    ///
+    /// let arguments = json!({"a": 1, "b": [2]});
+    /// let in_place = Binding::for_arguments("alice", "tools/call", "book", arguments.as_object());
+    /// assert_eq!(in_place, Binding::new("alice", "tools/call", "book", &arguments));
+    /// assert_eq!(
+    ///     Binding::for_arguments("alice", "tools/call", "book", None),
+    ///     Binding::new("alice", "tools/call", "book", &serde_json::Value::Null),
+    /// );
+    /// ```
+    pub fn for_arguments(
+        principal: &str,
+        method: &str,
+        name: &str,
+        arguments: Option<&serde_json::Map<String, Value>>,
+    ) -> Binding {
+        Binding::build(principal, method, name, |out| match arguments {
+            Some(map) => canonical_object(map, out),
+            None => canonical_json(&Value::Null, out),
+        })
+    }
+
+    /// The binding of the three names and the arguments `write` writes canonically.
+    fn build(
+        principal: &str,
+        method: &str,
+        name: &str,
+        write: impl FnOnce(&mut Vec<u8>),
+    ) -> Binding {
         let mut parts =
             Vec::with_capacity(4 * 8 + principal.len() + method.len() + name.len() + 64);
         let mut ends = [0; 3];
@@ -169,7 +209,7 @@ impl Binding {
         }
         parts.extend_from_slice(&[0; 8]);
         let start = parts.len();
-        canonical_json(arguments, &mut parts);
+        write(&mut parts);
         let len = (parts.len() - start) as u64;
         parts[start - 8..start].copy_from_slice(&len.to_be_bytes());
         Binding { parts, ends }
@@ -216,24 +256,27 @@ pub(crate) fn canonical_json(value: &Value, out: &mut Vec<u8>) {
             }
             out.push(b']');
         }
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            out.push(b'{');
-            for (i, (key, item)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                let _ = serde_json::to_writer(&mut *out, key);
-                out.push(b':');
-                canonical_json(item, out);
-            }
-            out.push(b'}');
-        }
+        Value::Object(map) => canonical_object(map, out),
         scalar => {
             let _ = serde_json::to_writer(&mut *out, scalar);
         }
     }
+}
+
+/// An object of [`canonical_json`]: its keys sorted, at every depth.
+fn canonical_object(map: &serde_json::Map<String, Value>, out: &mut Vec<u8>) {
+    let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    out.push(b'{');
+    for (i, (key, item)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut *out, key);
+        out.push(b':');
+        canonical_json(item, out);
+    }
+    out.push(b'}');
 }
 
 /// Why a token did not open (or could not be made). Its messages are fit for a user

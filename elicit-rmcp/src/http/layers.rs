@@ -237,7 +237,7 @@ fn unauthorized() -> axum::response::Response {
 ///   100 characters) and the option that allows it; and says so on stderr, at most one
 ///   line every 10 seconds;
 /// - it reads the `taskIds` of a `subscriptions/listen` filter, which rmcp's filter type
-///   drops, for [`Tasks::listen`](crate::Tasks::listen).
+///   drops, for [`Tools::listen_tasks`](crate::Tools::listen_tasks).
 pub async fn service_middleware(
     request: axum::extract::Request,
     next: axum::middleware::Next,

@@ -30,7 +30,6 @@ use ::rmcp::model::{
     CallToolResult, CreateTaskResult, DetailedTask, InputRequests, InputResponses, JsonObject,
     Task, TaskPayload, TaskStatus,
 };
-use ::rmcp::service::{RequestContext, RoleServer};
 use elicit_core::store::TaskStore;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -140,7 +139,7 @@ pub(crate) enum RunEnd {
     Cancelled,
 }
 
-/// What [`Tasks::with_store`](super::Tasks::with_store) keeps: the store, and the runs
+/// What [`Tasks::with_task_store`](super::Tasks::with_task_store) keeps: the store, and the runs
 /// of this process.
 #[derive(Clone, Debug)]
 pub(crate) struct Stored {
@@ -224,70 +223,6 @@ fn moved(task: &DetailedTask, payload: TaskPayload, message: Option<String>) -> 
         next.task.status_message = message;
     }
     next
-}
-
-/// What of the `_meta` of the call in `ctx` a task keeps for the runs of its body: the
-/// client's revision and capabilities as sent, and of its `clientInfo` the name and
-/// version (each cut to 256 characters).
-pub(crate) fn kept_meta(ctx: &RequestContext<RoleServer>) -> JsonObject {
-    client_of(&ctx.meta.0.0)
-}
-
-/// [`kept_meta`] of a request's `_meta`.
-fn client_of(meta: &JsonObject) -> JsonObject {
-    let mut kept = JsonObject::new();
-    for key in [
-        "io.modelcontextprotocol/protocolVersion",
-        "io.modelcontextprotocol/clientCapabilities",
-    ] {
-        if let Some(value) = meta.get(key) {
-            kept.insert(key.to_owned(), value.clone());
-        }
-    }
-    if let Some(info) = meta.get("io.modelcontextprotocol/clientInfo") {
-        let mut identity = JsonObject::new();
-        for field in ["name", "version"] {
-            if let Some(text) = info.get(field).and_then(Value::as_str) {
-                let cut: String = text.chars().take(MAX_CLIENT_NAME).collect();
-                identity.insert(field.to_owned(), Value::String(cut));
-            }
-        }
-        kept.insert(
-            "io.modelcontextprotocol/clientInfo".to_owned(),
-            Value::Object(identity),
-        );
-    }
-    kept
-}
-
-/// The length of `value` as JSON text.
-fn json_len(value: &impl Serialize) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    match serde_json::to_writer(&mut count, value) {
-        Ok(()) => count.0,
-        Err(_) => usize::MAX,
-    }
-}
-
-/// `-32602`: what the client sent is more than a task keeps.
-fn too_large(what: &str, max: usize) -> McpError {
-    McpError::invalid_params(
-        format!(
-            "{what} are larger than a task keeps (at most {} KiB as JSON)",
-            max / 1024
-        ),
-        None,
-    )
 }
 
 impl Durable {
@@ -602,161 +537,15 @@ impl Durable {
         }
         Err(busy())
     }
-
-    /// Registers a run of task `id` in this process until the guard is dropped: its
-    /// token fires on `tasks/cancel` here.
-    pub(crate) fn running(&self, id: &str, token: CancellationToken) -> Running {
-        self.stored
-            .running
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id.to_owned(), token);
-        Running {
-            running: self.stored.running.clone(),
-            id: id.to_owned(),
-        }
-    }
-
-    /// The record of `run`'s task as it is now, while it is still that run's (working,
-    /// the same run): `None` once it is not (ended, taken for stopped, expired).
-    async fn still_running(&self, run: &Run) -> Option<(u64, Record)> {
-        let (version, record) = self.load(&run.id).await.ok()??;
-        let ours = record.task.status() == TaskStatus::Working && record.run == run.record.run;
-        ours.then_some((version, record))
-    }
-
-    /// Renews the lease of `run`.
-    pub(crate) async fn renew(&self, run: &mut Run) -> Renewal {
-        for _ in 0..RETRIES {
-            run.record.lease = now().saturating_add(LEASE.as_secs());
-            match self.save(&run.id, run.version, &run.record).await {
-                Ok(true) => {
-                    run.version += 1;
-                    return if run.record.cancelling {
-                        Renewal::Cancelling
-                    } else {
-                        Renewal::Held
-                    };
-                }
-                Ok(false) => match self.still_running(run).await {
-                    // Written meanwhile (a cancel): renewed from what is there now.
-                    Some((version, record)) => {
-                        run.version = version;
-                        run.record = record;
-                    }
-                    None => return Renewal::Lost,
-                },
-                // The store is unreachable: try again at the next renewal.
-                Err(_) => return Renewal::Held,
-            }
-        }
-        Renewal::Held
-    }
-
-    /// Writes how the run `run` ended, while the task is still that run's: an end at a
-    /// question, or a stop, is written `cancelled` when a cancel came meanwhile; a
-    /// completion or failure is written as it is (its side effects happened).
-    pub(crate) async fn finish(&self, run: Run, end: RunEnd, message: Option<String>) {
-        let Run {
-            id,
-            mut version,
-            mut record,
-        } = run;
-        let (payload, state, answer_by) = match end {
-            RunEnd::Asked(input_requests, state, answer_by) => (
-                TaskPayload::InputRequired { input_requests },
-                state,
-                Some(answer_by),
-            ),
-            RunEnd::Completed(result) => (
-                TaskPayload::Completed {
-                    result: object(&result),
-                },
-                None,
-                None,
-            ),
-            RunEnd::Failed(error) => (
-                TaskPayload::Failed {
-                    error: object(&error),
-                },
-                None,
-                None,
-            ),
-            RunEnd::Cancelled => (TaskPayload::Cancelled, None, None),
-        };
-        for _ in 0..RETRIES {
-            let mut next = record.clone();
-            let stopped = matches!(
-                payload,
-                TaskPayload::InputRequired { .. } | TaskPayload::Cancelled
-            );
-            next.task = if next.cancelling && stopped {
-                moved(&next.task, TaskPayload::Cancelled, None)
-            } else {
-                moved(&next.task, payload.clone(), message.clone())
-            };
-            let over = ended(next.task.status());
-            next.answers.clear();
-            next.cancelling = false;
-            (next.state, next.answer_by) = if over {
-                (None, None)
-            } else {
-                (state.clone(), answer_by)
-            };
-            match self.save(&id, version, &next).await {
-                Ok(true) if over => return self.release(&next.owner, &id).await,
-                Ok(true) => {
-                    // Its place under the caps is held while its state can open.
-                    let until = match (next.expires, next.answer_by) {
-                        (Some(at), Some(by)) => at.min(by),
-                        (at, by) => at.or(by).unwrap_or_else(|| self.kept_until(None)),
-                    };
-                    let _ = self.count(&next.owner, &id, until).await;
-                    return;
-                }
-                Ok(false) => {
-                    let probe = Run {
-                        id: id.clone(),
-                        version,
-                        record,
-                    };
-                    let Some((now_version, now_record)) = self.still_running(&probe).await else {
-                        return;
-                    };
-                    (version, record) = (now_version, now_record);
-                }
-                Err(_) => return,
-            }
-        }
-    }
 }
 
-/// What a lease renewal found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Renewal {
-    /// The run holds the task.
-    Held,
-    /// The run holds the task, and a cancel asks it to stop.
-    Cancelling,
-    /// The task is no longer the run's (taken for stopped, or expired): what the run
-    /// ends with is not written.
-    Lost,
-}
-
-/// A run of a task in this process, registered until dropped.
-pub(crate) struct Running {
-    running: Arc<Mutex<HashMap<String, CancellationToken>>>,
-    id: String,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.running
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.id);
-    }
-}
+mod kept;
+mod run;
+#[cfg(test)]
+use kept::client_of;
+pub(crate) use kept::kept_meta;
+use kept::{json_len, too_large};
+pub(crate) use run::Renewal;
 
 #[cfg(test)]
 mod tests;

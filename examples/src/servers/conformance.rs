@@ -19,9 +19,9 @@ use elicit_rmcp::{
 };
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
-    ListPromptsResult, PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities,
-    ServerConfig,
+    CallToolResponse, CallToolResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    Implementation, ListPromptsResult, PaginatedRequestParams, Prompt, PromptMessage, Role,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
@@ -404,12 +404,12 @@ impl ConformanceServer {
     #[tool(
         description = "Asks for a name (MRTR), then greets in a task (tasks fixture; tasks only)"
     )]
-    async fn test_tool_with_task(&self, mut s: Session) -> Asked<CallToolResult> {
+    async fn test_tool_with_task(&self, mut s: Session) -> Asked<CallToolResponse> {
         // Refused before any question: the task it would end in cannot be sent.
         if !s.supports_tasks() {
             return Err(AskError::Unsupported {
                 mode: "tasks",
-                revision: s.revision(),
+                revision: s.peer().revision,
             }
             .into());
         }
@@ -561,17 +561,14 @@ impl ConformanceServer {
     ) -> Asked<CallToolResult> {
         // Ask only for what the client declared, in this very request.
         let mut inputs = Vec::new();
-        let sampling_declared = s
-            .client_capabilities()
-            .is_some_and(|c| c.sampling.is_some());
-        if sampling_declared {
+        if s.peer().supports("sampling") {
             inputs.push(Input::request(
                 "sample_input",
                 "sampling/createMessage",
                 sampling("Sample request", 50),
             ));
         }
-        if s.supports_form() {
+        if s.peer().supports("form") {
             inputs.push(Input::form::<Answer>("elicit_input", "Elicitation input"));
         }
         if inputs.is_empty() {

@@ -92,8 +92,8 @@ impl ServerArgs {
                     .map_err(|e| format!("--redis {}: {e}", serve::redacted(url)))?;
                 // Tasks too live in Redis: any replica answers for them.
                 elicitor
-                    .with_tasks(tasks.with_store(store.clone()))
-                    .with_store(store)
+                    .with_tasks(tasks.with_task_store(store.clone()))
+                    .with_redeem_store(store)
             }
             None => elicitor.with_tasks(tasks),
         })

@@ -160,7 +160,7 @@ impl PurgeServer {
                 "[NOTHING] no logs in {target}; nothing deleted"
             )));
         }
-        if !s.supports_form() {
+        if !s.peer().supports("form") {
             return Ok(text(format!(
                 "[BLOCKED] this client cannot show the approval form; nothing deleted from {target}"
             )));

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use elicit_core::wizard::Outcome;
-use elicit_rmcp::{Asked, Elicitor, Halt, Session, TaskSupport, Tools};
+use elicit_rmcp::{Asked, Elicitor, Session, TaskSupport, Tools};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
@@ -52,7 +52,7 @@ impl TicketServer {
         description = "Book a cinema ticket: asks the user for a date, a free seat, snacks and a popcorn size."
     )]
     async fn book_tickets(&self, mut s: Session) -> Asked<CallToolResult> {
-        if !s.supports_form() {
+        if !s.peer().supports("form") {
             return Ok(text(
                 "This client cannot show forms, so the booking wizard cannot run here.",
             ));
@@ -139,9 +139,9 @@ impl TicketServer {
         let url = format!("https://pay.example.com/checkout/{order}");
         let message = format!("Pay for order {order} on the payment page");
         if via_error && let Some((error, _id)) = s.url_required_error(&message, &url) {
-            return Err(Halt::Error(error));
+            return Err(error.into());
         }
-        if !s.supports_url() {
+        if !s.peer().supports("url") {
             return Ok(text(format!(
                 "This client cannot open payment pages; pay for order {order} at {url}"
             )));

@@ -113,7 +113,7 @@ impl TripServer {
                 tool_error(format!("The trip on {date} was just taken"))
             });
         }
-        if !s.supports_form() {
+        if !s.peer().supports("form") {
             return Ok(text(format!(
                 "No trip available on {date}, and this client cannot show forms to offer another date."
             )));

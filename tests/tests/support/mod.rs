@@ -454,7 +454,7 @@ pub fn conformance_server() -> ConformanceServer {
 pub type Body = for<'a> fn(
     &'a mut elicit_rmcp::Session,
 ) -> std::pin::Pin<
-    Box<dyn std::future::Future<Output = Result<CallToolResult, elicit_rmcp::Halt>> + Send + 'a>,
+    Box<dyn std::future::Future<Output = elicit_rmcp::Asked<CallToolResult>> + Send + 'a>,
 >;
 
 /// A server whose every tool call runs `body` in a session of its `Elicitor`.
