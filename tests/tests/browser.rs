@@ -262,9 +262,7 @@ impl Server {
 
     /// A link to the form with every kind of field.
     fn all_kinds(&self) -> String {
-        let form = Prepared::new()
-            .build(AllKinds::form())
-            .expect("the form");
+        let form = Prepared::new().build(AllKinds::form()).expect("the form");
         let target = Target::Form {
             name: "all kinds",
             message: "Tell us about your visit.".to_owned(),
@@ -400,14 +398,20 @@ async fn answer(
         content: content.clone(),
     });
     let Target::Step { wizard, .. } = &link.target else {
-        return html(StatusCode::OK, Page::new("", "").render(&View::Done(action)));
+        return html(
+            StatusCode::OK,
+            Page::new("", "").render(&View::Done(action)),
+        );
     };
     let wizard = Arc::clone(wizard);
     let mut ticket = wizard.lock().unwrap();
     let Ticket { flow, cinema } = &mut *ticket;
     flow.answer(cinema, action, content)
         .expect("the wizard takes the answer");
-    match flow.poll(cinema, Revision::V2025_11_25).expect("the wizard goes on") {
+    match flow
+        .poll(cinema, Revision::V2025_11_25)
+        .expect("the wizard goes on")
+    {
         Poll::Ask(step) => {
             drop(links);
             let next = shared.issue(
@@ -421,7 +425,10 @@ async fn answer(
         }
         Poll::Done(outcome) => {
             shared.outcomes.lock().unwrap().push(outcome);
-            html(StatusCode::OK, Page::new("", "").render(&View::Done(action)))
+            html(
+                StatusCode::OK,
+                Page::new("", "").render(&View::Done(action)),
+            )
         }
     }
 }
@@ -638,7 +645,10 @@ fn ticket_wizard_completed_page_after_page() {
     // 1. The date, among the days with seats.
     let text = browser.text();
     assert!(text.contains("Which day would you like to go?"), "{text}");
-    assert!(!text.contains("2025-02-01"), "a sold-out day is offered: {text}");
+    assert!(
+        !text.contains("2025-02-01"),
+        "a sold-out day is offered: {text}"
+    );
     refuse_empty(&mut browser, "f0");
     browser.click("label[for=f0-0]");
     assert_eq!(browser.value("#f0-0"), "2025-02-03");

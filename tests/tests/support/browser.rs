@@ -229,7 +229,10 @@ impl Browser {
         browser.call("Page.enable", json!({}));
         // A headless page is never the focused window: without this, focus and
         // `:focus-visible` would not follow the keyboard as in a window in front.
-        browser.call("Emulation.setFocusEmulationEnabled", json!({"enabled": true}));
+        browser.call(
+            "Emulation.setFocusEmulationEnabled",
+            json!({"enabled": true}),
+        );
         browser
     }
 
@@ -582,9 +585,9 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         // Asked to close, Chromium ends its other processes; killed, they notice alone.
-        let _ = self
-            .socket
-            .send(Message::text(json!({"id": 0, "method": "Browser.close"}).to_string()));
+        let _ = self.socket.send(Message::text(
+            json!({"id": 0, "method": "Browser.close"}).to_string(),
+        ));
         // Every process of the browser closes its standard error when it ends.
         let _ = self.gone.recv_timeout(CLOSE_LIMIT);
         let _ = self.child.kill();
@@ -604,8 +607,12 @@ fn connect(url: &str) -> WebSocket<TcpStream> {
         .unwrap_or_else(|e| panic!("an unexpected DevTools address {address}: {e}"));
     let stream = TcpStream::connect_timeout(&address, STEP_LIMIT)
         .unwrap_or_else(|e| panic!("cannot reach DevTools at {url}: {e}"));
-    stream.set_read_timeout(Some(STEP_LIMIT)).expect("a timeout");
-    stream.set_write_timeout(Some(STEP_LIMIT)).expect("a timeout");
+    stream
+        .set_read_timeout(Some(STEP_LIMIT))
+        .expect("a timeout");
+    stream
+        .set_write_timeout(Some(STEP_LIMIT))
+        .expect("a timeout");
     let (socket, _) = tungstenite::client(url, stream)
         .unwrap_or_else(|e| panic!("the DevTools handshake with {url} failed: {e}"));
     socket
@@ -650,8 +657,8 @@ impl Axe {
     /// For a test: the script, or `None` after saying it is not installed (a failure
     /// under CI, as for the browser).
     pub fn for_test() -> Option<Axe> {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("browser/node_modules/axe-core/axe.min.js");
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("browser/node_modules/axe-core/axe.min.js");
         match std::fs::read_to_string(&path) {
             Ok(source) => Some(Axe { source }),
             Err(e) => {
