@@ -389,7 +389,10 @@ async fn answer(
         Submission::Accept(answer) => (Action::Accept, Some(answer)),
         Submission::Decline => (Action::Decline, None),
         Submission::Cancel => (Action::Cancel, None),
-        other => panic!("an unexpected submission: {other:?}"),
+        other => {
+            let body = format!("an unexpected submission: {other:?}");
+            return (StatusCode::INTERNAL_SERVER_ERROR, body).into_response();
+        }
     };
     link.used = true;
     shared.answers.lock().unwrap().push(Answered {
@@ -493,21 +496,39 @@ fn purge_by_keyboard_alone() {
         return;
     };
     browser.goto(&server.purge());
-    // Tab to the box and tick it with Space, Tab to the e-mail and type it, Tab past
-    // the retention (its default kept), Enter to submit.
+    // Tab to the box and tick it with Space, Tab to the e-mail and type it (wrong at
+    // first), Tab past the retention (its default kept), Enter to submit.
     browser.press(Key::Tab);
     assert_eq!(browser.focused(), "f0");
     browser.press(Key::Space);
     assert!(browser.checked("#f0"));
     browser.press(Key::Tab);
     assert_eq!(browser.focused(), "f1");
-    browser.type_text("ops@example.com");
+    browser.type_text("ops..team@example.com");
     browser.press(Key::Tab);
     assert_eq!(browser.focused(), "f2");
     browser.navigating(|b| b.press(Key::Enter));
 
+    // Refused: the summary of problems has the focus (a screen reader reads it first);
+    // Tab reaches its link to the field, Enter follows it to the field.
+    assert!(server.answers().is_empty());
+    assert!(browser.has_focus(".summary"), "the summary is not focused");
+    browser.press(Key::Tab);
+    assert!(browser.has_focus(".summary a[href='#f1']"));
+    browser.press(Key::Enter);
+    browser.wait_until("document.activeElement.id === 'f1'");
+    // What was typed is there to correct: to its end, delete the domain and the
+    // doubled dot, type the rest again.
+    browser.press(Key::End);
+    for _ in 0.."team@example.com".len() + 1 {
+        browser.press(Key::Backspace);
+    }
+    assert_eq!(browser.value("#f1"), "ops.");
+    browser.type_text("team@example.com");
+    browser.navigating(|b| b.press(Key::Enter));
+
     assert!(browser.text().contains("Your answer was sent."));
-    assert_eq!(server.answers(), [purge_answer("ops@example.com")]);
+    assert_eq!(server.answers(), [purge_answer("ops.team@example.com")]);
 }
 
 #[test]
@@ -665,11 +686,21 @@ fn ticket_wizard_completed_page_after_page() {
     browser.click("#f0-1");
     browser.navigating(|b| b.click("button[value=accept]"));
 
-    // 3. Snacks: popcorn and a cola (every answer here is valid: a box and an
-    // optional choice).
+    // 3. Snacks: popcorn and a cola.
     assert!(browser.text().contains("Anything to eat?"));
     assert!(browser.checked("#f1-none"), "no drink is chosen at first");
+    // An option the page does not offer (the page changed, or a request made by hand)
+    // is refused beside its field.
+    browser.eval("document.querySelector('#f1-1').value = 'beer'");
     browser.click("#f0");
+    browser.click("label[for=f1-1]");
+    browser.navigating(|b| b.click("button[value=accept]"));
+    let error = browser.text_of("#f1-error");
+    assert!(
+        error.contains(r#""beer" is not one of the options"#),
+        "{error}"
+    );
+    assert!(browser.checked("#f0"), "the box stays ticked");
     browser.click("label[for=f1-1]");
     browser.navigating(|b| b.click("button[value=accept]"));
 

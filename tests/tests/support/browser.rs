@@ -461,6 +461,28 @@ impl Browser {
             .to_owned()
     }
 
+    /// Whether the focused element matches `selector`.
+    pub fn has_focus(&mut self, selector: &str) -> bool {
+        let script = format!(
+            "document.activeElement !== null && document.activeElement.matches({})",
+            json!(selector)
+        );
+        self.eval(&script) == json!(true)
+    }
+
+    /// Waits until the script `condition` is true, checking every 20 ms; panics after
+    /// [`STEP_LIMIT`].
+    pub fn wait_until(&mut self, condition: &str) {
+        let deadline = Instant::now() + STEP_LIMIT;
+        while self.eval(condition) != json!(true) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting until {condition}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Clicks the element matching `selector` with the mouse, at its centre, after
     /// scrolling it into view; panics when it is missing or covered by another element
     /// (its own label may cover it).
