@@ -97,16 +97,32 @@ impl Log {
     }
 }
 
-/// What the thread reading Chromium's standard error reports.
-enum Started {
-    /// The browser's DevTools WebSocket URL.
-    Listening(String),
+/// The Chromium process and its profile: killed by its process id, and the profile
+/// removed, when dropped (also when the start fails half-way).
+struct Process {
+    child: Child,
+    profile: PathBuf,
+    /// Gets the DevTools URL; disconnects when every process of the browser has closed
+    /// its standard error (so has ended).
+    said: mpsc::Receiver<String>,
+    /// Whether the browser was asked to close: then it is given [`CLOSE_LIMIT`] to end
+    /// its other processes before it is killed.
+    closing: bool,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if self.closing {
+            let _ = self.said.recv_timeout(CLOSE_LIMIT);
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
 }
 
 /// A headless Chromium and one page (tab) in it, driven over DevTools; killed on drop.
 pub struct Browser {
-    child: Child,
-    profile: PathBuf,
     socket: WebSocket<TcpStream>,
     /// The DevTools session of the page.
     session: String,
@@ -114,8 +130,8 @@ pub struct Browser {
     /// Events received while waiting for something else, oldest first.
     events: VecDeque<Value>,
     log: Log,
-    /// Disconnects when every process of the browser has closed its standard error.
-    gone: mpsc::Receiver<Started>,
+    /// Declared last: dropped after the socket is closed.
+    process: Process,
 }
 
 impl Browser {
@@ -182,38 +198,35 @@ impl Browser {
         // its last lines kept; the DevTools URL is sent on as soon as it is written.
         let stderr = child.stderr.take().expect("piped");
         let log = Log::default();
-        let (tx, rx) = mpsc::channel();
+        let (tx, said) = mpsc::channel();
         let kept = log.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 if let Some(url) = line.strip_prefix("DevTools listening on ") {
-                    let _ = tx.send(Started::Listening(url.trim().to_owned()));
+                    let _ = tx.send(url.trim().to_owned());
                 }
                 kept.push(line);
             }
         });
-        let url = match rx.recv_timeout(START_LIMIT) {
-            Ok(Started::Listening(url)) => url,
-            Err(e) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                let _ = std::fs::remove_dir_all(&profile);
-                panic!(
-                    "chromium did not open its DevTools port ({e}); it said:\n{}",
-                    log.tail()
-                );
-            }
-        };
-        let socket = connect(&url);
-        let mut browser = Browser {
+        let process = Process {
             child,
             profile,
-            socket,
+            said,
+            closing: false,
+        };
+        let url = process.said.recv_timeout(START_LIMIT).unwrap_or_else(|e| {
+            panic!(
+                "chromium did not open its DevTools port ({e}); it said:\n{}",
+                log.tail()
+            )
+        });
+        let mut browser = Browser {
+            socket: connect(&url),
             session: String::new(),
             next_id: 0,
             events: VecDeque::new(),
             log,
-            gone: rx,
+            process,
         };
         let target = browser.call_on(None, "Target.createTarget", json!({"url": "about:blank"}));
         let target = target["targetId"].as_str().expect("a target id").to_owned();
@@ -607,14 +620,8 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         // Asked to close, Chromium ends its other processes; killed, they notice alone.
-        let _ = self.socket.send(Message::text(
-            json!({"id": 0, "method": "Browser.close"}).to_string(),
-        ));
-        // Every process of the browser closes its standard error when it ends.
-        let _ = self.gone.recv_timeout(CLOSE_LIMIT);
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.profile);
+        let close = json!({"id": 0, "method": "Browser.close"}).to_string();
+        self.process.closing = self.socket.send(Message::text(close)).is_ok();
     }
 }
 
