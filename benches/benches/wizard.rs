@@ -57,7 +57,7 @@ fn round(state: &str, cinema: &Cinema, answer: Value) -> (String, String) {
     (params, serde_json::to_string(flow.state()).unwrap())
 }
 
-/// One MRTR round as the 2026-07-28 adapter runs it: bind the request (its arguments
+/// One round as the 2026-07-28 adapter runs it: bind the request (its arguments
 /// in canonical JSON), open the sealed `requestState` (authenticate, decrypt, check expiry
 /// and binding, parse), restore, answer, ask the next question, seal the new state.
 /// The answer arrives owned (deserialized from the request's `inputResponses`), as in

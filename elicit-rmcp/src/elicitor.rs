@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 use crate::principal::principal_of;
 use crate::session::Session;
 use crate::tasks::Tasks;
-use crate::wire::{declared, rpc_error};
+use crate::wire::{Declared, declared, rpc_error};
 
 /// Server-wide settings: the [`Engine`] (the key that seals 2026-07-28 state, single
 /// use, timeouts, attempts) and the server's [`Tasks`].
@@ -39,6 +39,9 @@ pub(crate) struct Opening {
     pub(crate) request_state: Option<String>,
     pub(crate) responses: Option<BTreeMap<String, Value>>,
     pub(crate) task: Option<(TaskContext, CancellationToken)>,
+    /// What the client declared, when the router read it already (else the session
+    /// reads it).
+    pub(crate) declared: Option<Declared>,
 }
 
 impl Elicitor {
@@ -187,6 +190,7 @@ impl Elicitor {
             request_state: request_state.clone(),
             responses: responses.clone(),
             task: None,
+            declared: None,
         };
         self.session(ctx, opening)
     }
@@ -203,8 +207,9 @@ impl Elicitor {
             request_state,
             responses,
             task,
+            declared: read,
         } = opening;
-        let declared = declared(ctx);
+        let declared = read.unwrap_or_else(|| declared(ctx));
         let client = declared.client;
         let rounds = client.revision.is_some_and(|r| r.has_rounds());
         let call = match binding {

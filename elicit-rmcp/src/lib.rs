@@ -5,12 +5,12 @@
 //!
 //! - **push** (2025-06-18, 2025-11-25): each question is an `elicitation/create`
 //!   request to the client, awaited in place;
-//! - **Multi Round-Trip Requests** (2026-07-28): the server may not send requests, so a
-//!   question ends the call with an `input_required` result; the client answers and
-//!   retries the call, and the tool body runs again from the top. Answers of earlier
-//!   rounds travel in `requestState`, sealed with [`elicit_core::seal`] (encrypted, expiring,
-//!   bound to the principal, tool and arguments), so the server keeps nothing between
-//!   rounds and any replica can take the next one;
+//! - **rounds** (2026-07-28, the spec's Multi Round-Trip Requests): the server may not
+//!   send requests, so a question ends the call with an `input_required` result; the
+//!   client answers and retries the call, and the tool body runs again from the top.
+//!   Answers of earlier rounds travel in `requestState`, sealed with [`elicit_core::seal`]
+//!   (encrypted, expiring, bound to the principal, tool and arguments), so the server
+//!   keeps nothing between rounds and any replica can take the next one;
 //! - **Tasks** (2026-07-28 with the `io.modelcontextprotocol/tasks` extension, for tools
 //!   that run long): the call is answered with a task, the body runs on, and each
 //!   question waits in `tasks/get` until `tasks/update` brings its answer (see

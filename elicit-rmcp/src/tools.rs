@@ -149,8 +149,10 @@ impl<S: MaybeSend + 'static> Tools<S> {
             .get(call.name.as_ref())
             .copied()
             .unwrap_or_default();
-        if support != TaskSupport::Forbidden {
-            match (support, declared(&call.request_context).tasks) {
+        // Read once: the session opened below takes what was read here.
+        let read = (support != TaskSupport::Forbidden).then(|| declared(&call.request_context));
+        if let Some(read) = &read {
+            match (support, read.tasks) {
                 (TaskSupport::Required, false) => return Err(tasks_required()),
                 (_, true) => {
                     let (Some(tasks), Some(spawn)) = (&self.elicitor.tasks, self.spawn) else {
@@ -181,6 +183,7 @@ impl<S: MaybeSend + 'static> Tools<S> {
             request_state: call.request_state.take(),
             responses: call.input_responses.take(),
             task: None,
+            declared: read,
         };
         call.request_context
             .extensions
@@ -407,6 +410,7 @@ fn replayed<S>(
         request_state: record.state.clone(),
         responses: Some(record.answers.clone()),
         task: None,
+        declared: None,
     };
     let mut routed = Routed::new(&tools.elicitor, opening);
     routed.status = Some(status);

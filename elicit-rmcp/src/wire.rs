@@ -242,6 +242,7 @@ pub(crate) fn revision_of(ctx: &RequestContext<RoleServer>) -> Option<Revision> 
 }
 
 /// What the client of a request declared, read once.
+#[derive(Clone)]
 pub(crate) struct Declared {
     /// Its revision, capabilities and name, as the engine reads them.
     pub(crate) client: Peer,

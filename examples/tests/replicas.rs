@@ -1,4 +1,4 @@
-//! Stateless replicas: one `ticket-booking` wizard whose MRTR rounds (MCP 2026-07-28)
+//! Stateless replicas: one `ticket-booking` wizard whose rounds (MCP 2026-07-28)
 //! go to two separate server processes in turn, as a load balancer without sticky
 //! sessions would send them. Both processes share one sealing key (replica A through
 //! `ELICIT_KEYS`, replica B through `--key-file`), so either opens the `requestState`

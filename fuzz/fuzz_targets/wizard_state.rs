@@ -1,5 +1,5 @@
 //! Wizard state decoding: arbitrary bytes as a saved `WizardState` (JSON), as a sealed
-//! MRTR `requestState` token, as a payload sealed and opened again, or as a keyring's
+//! rounds `requestState` token, as a payload sealed and opened again, or as a keyring's
 //! text. Restoring must give a typed error or a flow that then runs: a restored flow is
 //! polled and answered a few rounds (see `elicit_fuzz::drive`).
 //!

@@ -23,7 +23,7 @@
 //! session's idle timeout. A cancelled call (`notifications/cancelled`) stops at
 //! once.
 //!
-//! MRTR (2026-07-28): nothing is held between rounds by design; abandoned wizards
+//! Rounds (2026-07-28): nothing is held between rounds by design; abandoned wizards
 //! leave no call, instance or session behind, and their `requestState` still
 //! resumes from another connection.
 
@@ -886,7 +886,7 @@ async fn push_http_cancel_then_close_leaks_nothing() {
     );
 }
 
-// ------------------------------------------------------------------ MRTR
+// ------------------------------------------------------------------ rounds
 
 fn mrtr() -> ClientLifecycleMode {
     ClientLifecycleMode::Discover {
@@ -894,7 +894,7 @@ fn mrtr() -> ClientLifecycleMode {
     }
 }
 
-/// One MRTR round of `book_tickets`: the key and state of the question it asks.
+/// One round of `book_tickets`: the key and state of the question it asks.
 async fn round(
     running: &RunningService<RoleClient, Person>,
     answer: Option<(&str, &str, Value)>,

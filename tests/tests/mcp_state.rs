@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 mod support;
 use support::*;
 
-/// One MRTR round by hand: the first `input_required` of `book_tickets` (its key, its
+/// One round by hand: the first `input_required` of `book_tickets` (its key, its
 /// state and its request).
 async fn first_round(client: &TestClient) -> (String, String, Value) {
     let response = client.round("book_tickets", json!({}), None, vec![]).await;

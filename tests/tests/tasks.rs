@@ -1,7 +1,7 @@
 //! The Tasks channel of `Session` (the Tasks extension, SEP-2663) over real rmcp
 //! connections: a form and the ticket wizard asked from inside a task (accept, decline,
 //! cancel, an invalid answer then a valid one, the task cancelled mid-question, a task
-//! nobody answers expiring, for each), nothing left behind, MRTR rounds that go on as a task, the
+//! nobody answers expiring, for each), nothing left behind, rounds that go on as a task, the
 //! same tool body on all three channels, and the client kit following a task. The form,
 //! the wizard and a batch also run in tasks kept in a store (`Tasks::with_task_store`, this
 //! process's `MemoryStore`), whose bodies run in rounds. The conformance server's task
@@ -596,7 +596,7 @@ async fn rounds_then_a_task_that_asks_again() {
     let server = printer(&tasks);
     let live = server.live.clone();
     let running = connect(server.clone(), tasks_client(true), Era::Mrtr).await;
-    // Round 1: a question by MRTR, no task.
+    // Round 1: a question in rounds, no task.
     let first = round_with(&running, "print_later", json!({}), None, vec![])
         .await
         .unwrap();
@@ -879,7 +879,7 @@ async fn tasks_complete_fail_and_cancel_through_tasks_get() {
         .await
         .expect("a second cancel is acknowledged too");
 
-    // Asked before the task, by MRTR; answered, the call becomes a task.
+    // Asked before the task, in rounds; answered, the call becomes a task.
     let first = client
         .round("test_tool_with_task", json!({}), None, vec![])
         .await

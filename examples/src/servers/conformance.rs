@@ -8,7 +8,7 @@
 //! SEP-2663), run as tasks by [`Tools::with_task_support`]: `greet` (never a task),
 //! `slow_compute` and `confirm_delete` and `multi_input` (a task when the client
 //! declared the extension; the last two ask from inside it), `failing_job` and
-//! `protocol_error_job` (tasks only), and `test_tool_with_task`, which asks by MRTR
+//! `protocol_error_job` (tasks only), and `test_tool_with_task`, which asks in rounds
 //! first and then goes on as a task ([`Session::continue_in_task`]).
 
 use std::time::Duration;
@@ -308,7 +308,7 @@ fn name_of(answer: Elicitation<Name>) -> Option<String> {
 
 #[tool_router]
 impl ConformanceServer {
-    /// A server sealing MRTR state with `elicitor`'s key, running its tasks in the
+    /// A server sealing the state of calls in rounds with `elicitor`'s key, running its tasks in the
     /// elicitor's `Tasks` (`Elicitor::with_tasks`; without them the task fixtures answer
     /// with an internal error).
     pub fn new(elicitor: Elicitor) -> ConformanceServer {
@@ -402,7 +402,7 @@ impl ConformanceServer {
     }
 
     #[tool(
-        description = "Asks for a name (MRTR), then greets in a task (tasks fixture; tasks only)"
+        description = "Asks for a name (in rounds), then greets in a task (tasks fixture; tasks only)"
     )]
     async fn test_tool_with_task(&self, mut s: Session) -> Asked<CallToolResponse> {
         // Refused before any question: the task it would end in cannot be sent.
@@ -450,7 +450,7 @@ impl ConformanceServer {
         Ok(text(format!("Elicitation completed: {}", outcome(&answer))))
     }
 
-    #[tool(description = "Asks for a name (MRTR)")]
+    #[tool(description = "Asks for a name (in rounds)")]
     async fn test_input_required_result_elicitation(
         &self,
         mut s: Session,
@@ -463,20 +463,20 @@ impl ConformanceServer {
         )
     }
 
-    #[tool(description = "Asks the client to sample (MRTR)")]
+    #[tool(description = "Asks the client to sample (in rounds)")]
     async fn test_input_required_result_sampling(&self, mut s: Session) -> Asked<CallToolResult> {
         let question = sampling("What is the capital of France?", 100);
         let result = raw(&mut s, "sampling", "sampling/createMessage", question).await?;
         Ok(text(format!("Sampling result: {}", sampled_text(&result))))
     }
 
-    #[tool(description = "Asks for the client's roots (MRTR)")]
+    #[tool(description = "Asks for the client's roots (in rounds)")]
     async fn test_input_required_result_list_roots(&self, mut s: Session) -> Asked<CallToolResult> {
         let result = raw(&mut s, "roots", "roots/list", json!({})).await?;
         Ok(text(format!("Found {} root(s)", root_count(&result))))
     }
 
-    #[tool(description = "Asks for a confirmation, state in requestState (MRTR)")]
+    #[tool(description = "Asks for a confirmation, state in requestState (in rounds)")]
     async fn test_input_required_result_request_state(
         &self,
         mut s: Session,
@@ -489,7 +489,7 @@ impl ConformanceServer {
         )
     }
 
-    #[tool(description = "Asks for a form, a sample and the roots in one round (MRTR)")]
+    #[tool(description = "Asks for a form, a sample and the roots in one round (in rounds)")]
     async fn test_input_required_result_multiple_inputs(
         &self,
         mut s: Session,
@@ -520,7 +520,7 @@ impl ConformanceServer {
         )))
     }
 
-    #[tool(description = "Asks two questions in two rounds (MRTR)")]
+    #[tool(description = "Asks two questions in two rounds (in rounds)")]
     async fn test_input_required_result_multi_round(
         &self,
         mut s: Session,
@@ -541,7 +541,7 @@ impl ConformanceServer {
         )
     }
 
-    #[tool(description = "Refuses a requestState that was tampered with (MRTR)")]
+    #[tool(description = "Refuses a requestState that was tampered with (in rounds)")]
     async fn test_input_required_result_tampered_state(
         &self,
         mut s: Session,
@@ -554,7 +554,7 @@ impl ConformanceServer {
         )
     }
 
-    #[tool(description = "Asks only for what the client declared (MRTR)")]
+    #[tool(description = "Asks only for what the client declared (in rounds)")]
     async fn test_input_required_result_capabilities(
         &self,
         mut s: Session,
@@ -605,7 +605,7 @@ impl ServerHandler for ConformanceServer {
     ) -> Result<ListPromptsResult, ErrorData> {
         Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
             "test_input_required_result_prompt",
-            Some("Asks for the context before it is built (MRTR)"),
+            Some("Asks for the context before it is built (in rounds)"),
             None,
         )]))
     }

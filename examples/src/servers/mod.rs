@@ -16,7 +16,7 @@ pub struct ServerArgs {
     /// localhost:8080, or a bare port for loopback).
     #[arg(long, value_name = "ADDR", value_parser = serve::parse_listen_addr)]
     pub http: Option<std::net::SocketAddr>,
-    /// A file holding the keys that seal MRTR state (else $ELICIT_KEYS, else a random key).
+    /// A file holding the keys that seal the state of calls in rounds (else $ELICIT_KEYS, else a random key).
     #[arg(long, value_name = "PATH")]
     pub key_file: Option<std::path::PathBuf>,
     /// With --http: also accept this name in the Host header, e.g. the name a reverse

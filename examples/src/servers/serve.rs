@@ -10,7 +10,7 @@ use rmcp::ServerHandler;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
-/// The environment variable holding the keys that seal MRTR state (see
+/// The environment variable holding the keys that seal the state of calls in rounds (see
 /// the `elicit_core::seal` docs for the format). Replicas that share it can take each other's
 /// rounds.
 pub const KEYS_ENV: &str = "ELICIT_KEYS";

@@ -221,7 +221,7 @@ pub async fn connect<S: ServerHandler + Send + 'static>(
 
 /// A server started on an in-process connection to a [`Scripted`] client, and the calls
 /// the tests repeat (after axum's `TestClient`): [`call`](TestClient::call) a tool to its
-/// end, one MRTR [`round`](TestClient::round), and what the person was
+/// end, one [`round`](TestClient::round), and what the person was
 /// [`asked`](TestClient::asked). It derefs to rmcp's running client for everything else
 /// (`call_tool_once`, `get_task`, `cancel_task`, or a helper taking that client).
 pub struct TestClient {
@@ -263,7 +263,7 @@ impl TestClient {
             .expect("bounded")
     }
 
-    /// One MRTR round of `tool`: its `inputResponses` and `requestState`; the response,
+    /// One round of `tool`: its `inputResponses` and `requestState`; the response,
     /// or the error's text (see [`round_with`]).
     pub async fn round(
         &self,
@@ -319,7 +319,7 @@ pub fn text(result: &CallToolResult) -> String {
         .join("\n")
 }
 
-/// One MRTR round of `tool` with `args`: the response, or the error's text.
+/// One round of `tool` with `args`: the response, or the error's text.
 pub async fn round_with(
     running: &RunningService<RoleClient, Scripted>,
     tool: &str,
