@@ -188,7 +188,9 @@ impl<S: MaybeSend + 'static> Tools<S> {
         call.request_context
             .extensions
             .insert(Routed::new(&self.elicitor, opening));
-        routed(self.router.call(call)).await
+        // On the heap: the routed call is large, and this future is moved with every
+        // request rmcp spawns; a pointer moves instead.
+        Box::pin(routed(self.router.call(call))).await
     }
 
     /// `tasks/get`, for the server's `ServerHandler::get_task`: the task, with its
