@@ -888,7 +888,7 @@ async fn push_http_cancel_then_close_leaks_nothing() {
 
 // ------------------------------------------------------------------ rounds
 
-fn mrtr() -> ClientLifecycleMode {
+fn rounds() -> ClientLifecycleMode {
     ClientLifecycleMode::Discover {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
     }
@@ -970,7 +970,7 @@ async fn resume(running: &RunningService<RoleClient, Person>, key: &str, state: 
 }
 
 #[tokio::test]
-async fn mrtr_duplex_abandoned_wizards_hold_nothing() {
+async fn rounds_duplex_abandoned_wizards_hold_nothing() {
     let fixture = Fixture::new();
     let baseline = fixture.held().await;
     let tasks = alive_tasks();
@@ -980,7 +980,7 @@ async fn mrtr_duplex_abandoned_wizards_hold_nothing() {
         let (running, link) = connect_duplex(
             fixture.server(),
             crowd.leaver(ProtocolVersion::V_2025_11_25),
-            Some(mrtr()),
+            Some(rounds()),
         )
         .await;
         // Between rounds only the connection's own server instance is alive.
@@ -995,7 +995,7 @@ async fn mrtr_duplex_abandoned_wizards_hold_nothing() {
     let (mut running, link) = connect_duplex(
         fixture.server(),
         crowd.booker(ProtocolVersion::V_2025_11_25),
-        Some(mrtr()),
+        Some(rounds()),
     )
     .await;
     let (key, state) = &states[WIZARDS / 2];
@@ -1007,12 +1007,12 @@ async fn mrtr_duplex_abandoned_wizards_hold_nothing() {
     drop(link);
     fixture.settle(baseline, Duration::from_secs(2)).await;
     eprintln!(
-        "mrtr duplex: {WIZARDS} abandoned, back to {baseline:?} {took:?} after the last; tasks {tasks} -> {alive}"
+        "rounds duplex: {WIZARDS} abandoned, back to {baseline:?} {took:?} after the last; tasks {tasks} -> {alive}"
     );
 }
 
 #[tokio::test]
-async fn mrtr_http_abandoned_wizards_hold_nothing() {
+async fn rounds_http_abandoned_wizards_hold_nothing() {
     let fixture = Fixture::new();
     let tasks = alive_tasks();
     let (server_addr, server_task) = fixture.serve_http().await;
@@ -1023,7 +1023,7 @@ async fn mrtr_http_abandoned_wizards_hold_nothing() {
         let running = connect_http(
             server_addr,
             crowd.leaver(ProtocolVersion::V_2025_11_25),
-            Some(mrtr()),
+            Some(rounds()),
         )
         .await;
         states.push(abandon(&fixture, running, baseline.servers + 1).await);
@@ -1035,7 +1035,7 @@ async fn mrtr_http_abandoned_wizards_hold_nothing() {
     let running = connect_http(
         server_addr,
         crowd.booker(ProtocolVersion::V_2025_11_25),
-        Some(mrtr()),
+        Some(rounds()),
     )
     .await;
     let (key, state) = &states[0];
@@ -1050,6 +1050,6 @@ async fn mrtr_http_abandoned_wizards_hold_nothing() {
     let alive = tasks_settle(tasks).await;
     assert!(alive <= tasks, "tasks: {alive} alive, {tasks} before");
     eprintln!(
-        "mrtr http: {WIZARDS} abandoned, back to {baseline:?} {took:?} after the last; tasks {tasks} -> {alive}"
+        "rounds http: {WIZARDS} abandoned, back to {baseline:?} {took:?} after the last; tasks {tasks} -> {alive}"
     );
 }

@@ -175,7 +175,7 @@ async fn a_second_session_in_one_call_is_refused() {
     let server = Twice {
         tools: elicit_rmcp::Tools::new(elicitor(), Twice::tool_router()),
     };
-    let client = TestClient::scripted(server, Era::Mrtr, vec![]).await;
+    let client = TestClient::scripted(server, Era::Rounds, vec![]).await;
     let error = client
         .call_tool_once(call("twice", json!({})))
         .await

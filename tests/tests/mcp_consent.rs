@@ -15,7 +15,7 @@ use support::*;
 #[tokio::test]
 async fn answers_nobody_asked_for_never_approve() {
     let logs = Logs::new("unsolicited");
-    let client = TestClient::scripted(logs.server(), Era::Mrtr, vec![]).await;
+    let client = TestClient::scripted(logs.server(), Era::Rounds, vec![]).await;
     let args = demo_purge(30);
     // An approval under the key the question will have, in the first call.
     let first = client
@@ -37,7 +37,7 @@ async fn answers_nobody_asked_for_never_approve() {
 #[tokio::test]
 async fn a_question_that_changed_between_rounds_is_asked_again() {
     let logs = Logs::new("changed");
-    let client = TestClient::scripted(logs.server(), Era::Mrtr, vec![]).await;
+    let client = TestClient::scripted(logs.server(), Era::Rounds, vec![]).await;
     let args = demo_purge(90);
     let first = client
         .round(PURGE, args.clone(), None, vec![])
@@ -91,7 +91,7 @@ async fn a_logged_answer_counts_only_for_the_question_it_answered() {
 
     let client = TestClient::scripted(
         OneTool(elicitor(), |s| Box::pin(two_questions(s))),
-        Era::Mrtr,
+        Era::Rounds,
         vec![],
     )
     .await;
@@ -203,7 +203,7 @@ async fn a_repository_swapped_while_the_form_is_open_deletes_nothing_elsewhere()
 async fn an_approval_is_for_the_directory_it_showed() {
     for swap in ["symlink", "rename"] {
         let logs = Logs::new(&format!("swap-rounds-{swap}"));
-        let client = TestClient::scripted(logs.server(), Era::Mrtr, vec![]).await;
+        let client = TestClient::scripted(logs.server(), Era::Rounds, vec![]).await;
         let args = demo_purge(90);
         let first = client
             .round(PURGE, args.clone(), None, vec![])

@@ -142,7 +142,7 @@ async fn book_trip_client_without_elicitation() {
 
 #[tokio::test]
 async fn book_trip_url_only_client_gets_no_form() {
-    for era in [Era::V1125, Era::Mrtr] {
+    for era in [Era::V1125, Era::Rounds] {
         let (server, _) = trip_server();
         let client =
             Scripted::new(era, vec![]).with_capabilities(json!({"elicitation": {"url": {}}}));

@@ -16,7 +16,7 @@ use support::*;
 /// A question under a chosen key: the key is stable across rounds, and a client that
 /// knows it may answer in the very first call (no requestState yet).
 #[tokio::test]
-async fn mrtr_named_keys() {
+async fn rounds_named_keys() {
     use elicit_core::{Elicit, Elicitation};
     use elicit_rmcp::{Asked, Input, Session};
 
@@ -43,7 +43,7 @@ async fn mrtr_named_keys() {
 
     let client = TestClient::scripted(
         OneTool(elicitor(), |s| Box::pin(greet(s))),
-        Era::Mrtr,
+        Era::Rounds,
         vec![],
     )
     .await;
@@ -91,7 +91,7 @@ async fn mrtr_named_keys() {
         OneTool(elicitor().with_first_round_answers(true), |s| {
             Box::pin(greet(s))
         }),
-        Era::Mrtr,
+        Era::Rounds,
         vec![],
     )
     .await;
@@ -103,9 +103,9 @@ async fn mrtr_named_keys() {
 }
 
 #[tokio::test]
-async fn mrtr_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
+async fn rounds_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
     let tool = "test_input_required_result_multiple_inputs";
-    let client = Scripted::new(Era::Mrtr, vec![])
+    let client = Scripted::new(Era::Rounds, vec![])
         .with_capabilities(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}}));
     let client = TestClient::start(conformance_server(), client).await;
     let first = client
@@ -178,7 +178,7 @@ async fn mrtr_batch_asks_everything_in_one_round_and_keeps_partial_answers() {
 }
 
 #[tokio::test]
-async fn mrtr_batch_asks_only_what_the_client_declared() {
+async fn rounds_batch_asks_only_what_the_client_declared() {
     let tool = "test_input_required_result_capabilities";
     for (capabilities, keys) in [
         (json!({"sampling": {}}), vec!["sample_input"]),
@@ -188,7 +188,7 @@ async fn mrtr_batch_asks_only_what_the_client_declared() {
             vec!["elicit_input", "sample_input"],
         ),
     ] {
-        let client = Scripted::new(Era::Mrtr, vec![]).with_capabilities(capabilities.clone());
+        let client = Scripted::new(Era::Rounds, vec![]).with_capabilities(capabilities.clone());
         let client = TestClient::start(conformance_server(), client).await;
         let (requests, _) = asked(&client.round(tool, json!({}), None, vec![]).await.unwrap());
         let asked: Vec<&str> = requests.iter().map(|(k, _)| k.as_str()).collect();

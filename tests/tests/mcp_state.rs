@@ -45,9 +45,9 @@ async fn retry(
 }
 
 #[tokio::test]
-async fn mrtr_state_is_sealed_and_bound() {
+async fn rounds_state_is_sealed_and_bound() {
     let shared = elicitor();
-    let client = TestClient::scripted(ticket_server(shared.clone()), Era::Mrtr, vec![]).await;
+    let client = TestClient::scripted(ticket_server(shared.clone()), Era::Rounds, vec![]).await;
     let (key, state, request) = first_round(&client).await;
     assert_eq!(request["method"], "elicitation/create");
     assert_eq!(
@@ -109,7 +109,7 @@ async fn mrtr_state_is_sealed_and_bound() {
     assert!(error.to_string().contains("requestState"), "{error}");
 
     // Foreign key: another server instance with its own key.
-    let other = TestClient::scripted(ticket_server(elicitor()), Era::Mrtr, vec![]).await;
+    let other = TestClient::scripted(ticket_server(elicitor()), Era::Rounds, vec![]).await;
     let error = retry(&other, &key, &state, answer.clone())
         .await
         .unwrap_err();
@@ -118,7 +118,7 @@ async fn mrtr_state_is_sealed_and_bound() {
     // Replayed against another tool of a server with the same key.
     let trip = TestClient::scripted(
         TripServer::new(shared.clone(), Arc::new(Mutex::new(Inventory::demo()))),
-        Era::Mrtr,
+        Era::Rounds,
         vec![],
     )
     .await;
@@ -130,9 +130,9 @@ async fn mrtr_state_is_sealed_and_bound() {
 }
 
 #[tokio::test]
-async fn mrtr_state_replayed_by_another_principal_or_arguments_is_refused() {
+async fn rounds_state_replayed_by_another_principal_or_arguments_is_refused() {
     let (server, _) = trip_server();
-    let client = TestClient::scripted(server, Era::Mrtr, vec![]).await;
+    let client = TestClient::scripted(server, Era::Rounds, vec![]).await;
     let response = client
         .call_tool_once(call("book-trip", json!({"date": "2025-02-01"})))
         .await
@@ -153,11 +153,11 @@ async fn mrtr_state_replayed_by_another_principal_or_arguments_is_refused() {
 }
 
 #[tokio::test]
-async fn mrtr_state_expires() {
+async fn rounds_state_expires() {
     let mut engine = elicit_core::engine::Engine::new(Keyring::new("k1", Key::generate()).unwrap());
     engine.settings_mut().state_ttl = Duration::from_secs(1);
     let short = Elicitor::with_engine(engine);
-    let client = TestClient::scripted(ticket_server(short), Era::Mrtr, vec![]).await;
+    let client = TestClient::scripted(ticket_server(short), Era::Rounds, vec![]).await;
     let (key, state, _) = first_round(&client).await;
     tokio::time::sleep(Duration::from_millis(2100)).await;
     let error = retry(&client, &key, &state, accept(json!({"date": "2025-02-03"})))
@@ -167,7 +167,7 @@ async fn mrtr_state_expires() {
 }
 
 #[tokio::test]
-async fn mrtr_rotated_key_still_opens_old_state() {
+async fn rounds_rotated_key_still_opens_old_state() {
     let old = Key::generate();
     let before = Elicitor::new(Keyring::new("k1", old.clone()).unwrap());
     let after = Elicitor::new(
@@ -186,9 +186,9 @@ async fn mrtr_rotated_key_still_opens_old_state() {
         1_000_000_000 - u64::from(now.subsec_nanos()) + 1_000_000,
     ))
     .await;
-    let first = TestClient::scripted(ticket_server(before), Era::Mrtr, vec![]).await;
+    let first = TestClient::scripted(ticket_server(before), Era::Rounds, vec![]).await;
     let (key, state, _) = first_round(&first).await;
-    let second = TestClient::scripted(ticket_server(after), Era::Mrtr, vec![]).await;
+    let second = TestClient::scripted(ticket_server(after), Era::Rounds, vec![]).await;
     let next = retry(&second, &key, &state, accept(json!({"date": "2025-02-03"})))
         .await
         .unwrap();
@@ -203,7 +203,7 @@ async fn sealed_state_keeps_only_validated_answers_and_a_call_id() {
     let server = elicit_examples::servers::conformance::ConformanceServer::new(Elicitor::new(
         Keyring::new("k1", key.clone()).unwrap(),
     ));
-    let client = TestClient::scripted(server, Era::Mrtr, vec![]).await;
+    let client = TestClient::scripted(server, Era::Rounds, vec![]).await;
     let tool = "test_input_required_result_multi_round";
     let first = client
         .round(tool, json!({}), None, vec![])
@@ -242,7 +242,7 @@ async fn a_state_sealed_in_the_future_is_refused() {
     let sealer = || Sealer::new(Keyring::new("k1", key.clone()).unwrap());
     let client = TestClient::scripted(
         ticket_server(Elicitor::new(Keyring::new("k1", key.clone()).unwrap())),
-        Era::Mrtr,
+        Era::Rounds,
         vec![],
     )
     .await;
@@ -272,7 +272,7 @@ async fn a_full_single_use_record_refuses_what_it_can_no_longer_tell() {
     // Room for one id: the second redemption forgets the first, and from then states
     // sealed no later than it are refused rather than risk a replay.
     let tiny = elicitor().with_redeem_store(MemoryStore::with_capacity(1));
-    let client = TestClient::scripted(ticket_server(tiny), Era::Mrtr, vec![]).await;
+    let client = TestClient::scripted(ticket_server(tiny), Era::Rounds, vec![]).await;
     // Two calls: A's state is sealed no later than B's.
     let (key_a, state_a, _) = first_round(&client).await;
     let (key_b, state_b, _) = first_round(&client).await;
@@ -297,7 +297,7 @@ async fn a_full_single_use_record_refuses_what_it_can_no_longer_tell() {
 #[tokio::test]
 async fn a_replayed_final_purge_round_is_refused_and_deletes_nothing_more() {
     let logs = Logs::new("replay");
-    let client = TestClient::scripted(logs.server(), Era::Mrtr, vec![]).await;
+    let client = TestClient::scripted(logs.server(), Era::Rounds, vec![]).await;
     let args = demo_purge(90);
     let first = client
         .round(PURGE, args.clone(), None, vec![])
@@ -337,7 +337,7 @@ async fn a_replayed_final_purge_round_is_refused_and_deletes_nothing_more() {
 async fn a_replayed_ticket_round_sells_nothing_twice() {
     let cinema = Arc::new(Mutex::new(Cinema::demo()));
     let server = TicketServer::new(elicitor(), cinema.clone());
-    let client = TestClient::scripted(server, Era::Mrtr, vec![]).await;
+    let client = TestClient::scripted(server, Era::Rounds, vec![]).await;
     let answers = [
         accept(json!({"date": "2025-02-04"})),
         accept(json!({"seat": "C1"})),

@@ -14,7 +14,7 @@ use support::*;
 
 #[tokio::test]
 async fn url_mode_in_both_eras() {
-    for era in [Era::V1125, Era::Mrtr] {
+    for era in [Era::V1125, Era::Rounds] {
         let answers = vec![json!({"action": "accept"})];
         let client = TestClient::scripted(ticket_server(elicitor()), era, answers).await;
         let result = client.call("pay_tickets", json!({"order": "A-17"})).await;
@@ -71,7 +71,7 @@ async fn url_required_error_on_2025_11_25() {
 
 #[tokio::test]
 async fn url_mode_needs_the_capability() {
-    for era in [Era::V0618, Era::V1125, Era::Mrtr] {
+    for era in [Era::V0618, Era::V1125, Era::Rounds] {
         let client =
             Scripted::new(era, vec![]).with_capabilities(json!({"elicitation": {"form": {}}}));
         let client = TestClient::start(ticket_server(elicitor()), client).await;

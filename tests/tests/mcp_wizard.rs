@@ -13,7 +13,7 @@ use support::*;
 
 #[tokio::test]
 async fn ticket_wizard_every_era() {
-    for era in [Era::V1125, Era::Mrtr, Era::V0618] {
+    for era in [Era::V1125, Era::Rounds, Era::V0618] {
         let client = TestClient::scripted(ticket_server(elicitor()), era, happy_answers()).await;
         let result = client.call("book_tickets", json!({})).await.unwrap();
         assert_eq!(
@@ -45,7 +45,7 @@ async fn ticket_wizard_every_era() {
 
 #[tokio::test]
 async fn ticket_wizard_decline_and_cancel_name_the_step() {
-    for era in [Era::V1125, Era::Mrtr] {
+    for era in [Era::V1125, Era::Rounds] {
         let answers = vec![
             accept(json!({"date": "2025-02-03"})),
             json!({"action": "decline"}),
@@ -67,7 +67,7 @@ async fn ticket_wizard_without_popcorn_skips_the_size() {
         accept(json!({"seat": "C1"})),
         accept(json!({"popcorn": false})),
     ];
-    let client = TestClient::scripted(ticket_server(elicitor()), Era::Mrtr, answers).await;
+    let client = TestClient::scripted(ticket_server(elicitor()), Era::Rounds, answers).await;
     let result = client.call("book_tickets", json!({})).await.unwrap();
     assert_eq!(result, "Booked seat C1 on 2025-02-04 with no snacks.");
     assert_eq!(client.asked().len(), 3);
@@ -102,7 +102,7 @@ async fn a_completed_wizard_replays_in_later_rounds() {
 
     let client = TestClient::scripted(
         OneTool(elicitor(), |s| Box::pin(order_then_pay(s))),
-        Era::Mrtr,
+        Era::Rounds,
         vec![],
     )
     .await;

@@ -24,7 +24,7 @@ const LIMIT: Duration = Duration::from_secs(30);
 enum Era {
     Push0618,
     Push1125,
-    Mrtr,
+    Rounds,
 }
 
 fn elicitor() -> Elicitor {
@@ -64,7 +64,7 @@ async fn connect<S: ServerHandler + Send + 'static>(
             .serve(client_io)
             .await
             .unwrap(),
-        Era::Mrtr => client
+        Era::Rounds => client
             .serve_with_lifecycle(
                 client_io,
                 ClientLifecycleMode::Discover {
@@ -99,7 +99,7 @@ async fn call(
         .join("\n")
 }
 
-const ERAS: [Era; 3] = [Era::Push0618, Era::Push1125, Era::Mrtr];
+const ERAS: [Era; 3] = [Era::Push0618, Era::Push1125, Era::Rounds];
 
 #[tokio::test]
 async fn script_books_tickets_in_every_era() {

@@ -253,7 +253,7 @@ fn stored() -> Tasks {
 async fn form_in_a_task(tasks: Tasks, channel: Channel) {
     let server = printer(&tasks);
     let live = server.live.clone();
-    let running = connect(server.clone(), tasks_client(true), Era::Mrtr).await;
+    let running = connect(server.clone(), tasks_client(true), Era::Rounds).await;
     for (reply, want) in [
         (
             json!({"action": "accept", "content": {"copies": 3}}),
@@ -283,7 +283,7 @@ async fn form_in_a_task(tasks: Tasks, channel: Channel) {
 #[tokio::test]
 async fn an_invalid_answer_in_a_task_is_asked_again_under_a_new_key() {
     let tasks = Tasks::new();
-    let running = connect(printer(&tasks), tasks_client(true), Era::Mrtr).await;
+    let running = connect(printer(&tasks), tasks_client(true), Era::Rounds).await;
     let id = task_id(&once(&running, "print").await);
     let first = questions(&running, &id).await;
     let first_key = first[0].0.clone();
@@ -334,7 +334,7 @@ async fn a_task_cancelled_mid_question_withdraws_it_and_leaves_nothing() {
     let tasks = Tasks::new();
     let server = printer(&tasks);
     let live = server.live.clone();
-    let running = connect(server, tasks_client(true), Era::Mrtr).await;
+    let running = connect(server, tasks_client(true), Era::Rounds).await;
     let id = task_id(&once(&running, "print").await);
     questions(&running, &id).await;
     assert_eq!(live.load(Ordering::SeqCst), 1);
@@ -359,7 +359,7 @@ async fn a_task_cancelled_mid_question_withdraws_it_and_leaves_nothing() {
 #[tokio::test]
 async fn a_cancel_right_after_the_last_answer_ends_as_the_body_did() {
     for tasks in [Tasks::new(), stored()] {
-        let running = connect(printer(&tasks), tasks_client(true), Era::Mrtr).await;
+        let running = connect(printer(&tasks), tasks_client(true), Era::Rounds).await;
         let id = task_id(&once(&running, "print").await);
         let asked = questions(&running, &id).await;
         let accept = json!({"action": "accept", "content": {"copies": 3}});
@@ -384,7 +384,7 @@ async fn running_tasks_are_capped_per_principal_and_in_all() {
         let tasks = Tasks::new().with_limits(limits.0, limits.1);
         let server = printer(&tasks);
         let live = server.live.clone();
-        let running = connect(server, tasks_client(true), Era::Mrtr).await;
+        let running = connect(server, tasks_client(true), Era::Rounds).await;
         let first = task_id(&once(&running, "print").await);
         let second = task_id(&once(&running, "print").await);
         questions(&running, &second).await;
@@ -425,7 +425,7 @@ async fn a_task_nobody_answers_expires_and_leaves_nothing() {
     let tasks = Tasks::new().with_ttl(Some(Duration::from_millis(300)));
     let server = printer(&tasks);
     let live = server.live.clone();
-    let running = connect(server, tasks_client(true), Era::Mrtr).await;
+    let running = connect(server, tasks_client(true), Era::Rounds).await;
     let id = task_id(&once(&running, "print").await);
     questions(&running, &id).await;
     tokio::time::sleep(Duration::from_millis(400)).await;
@@ -455,7 +455,7 @@ async fn ticket_wizard_in_a_task(tasks: Tasks) {
     let running = connect(
         ticket_server(elicitor().with_tasks(tasks.clone())),
         tasks_client(true),
-        Era::Mrtr,
+        Era::Rounds,
     )
     .await;
 
@@ -537,7 +537,7 @@ async fn questions_asked_together_in_a_task_kept_in_a_store_may_be_answered_one_
 }
 
 async fn answered_one_by_one(tasks: Tasks) {
-    let running = connect(printer(&tasks), tasks_client(true), Era::Mrtr).await;
+    let running = connect(printer(&tasks), tasks_client(true), Era::Rounds).await;
     let id = task_id(&once(&running, "print_both").await);
     let asked = questions(&running, &id).await;
     let keys: Vec<&str> = asked.iter().map(|(k, _)| k.as_str()).collect();
@@ -572,7 +572,7 @@ async fn a_wizard_task_nobody_answers_expires() {
     let running = connect(
         ticket_server(elicitor().with_tasks(tasks.clone())),
         tasks_client(true),
-        Era::Mrtr,
+        Era::Rounds,
     )
     .await;
     let id = task_id(&once(&running, "book_tickets").await);
@@ -595,7 +595,7 @@ async fn rounds_then_a_task_that_asks_again() {
     let tasks = Tasks::new();
     let server = printer(&tasks);
     let live = server.live.clone();
-    let running = connect(server.clone(), tasks_client(true), Era::Mrtr).await;
+    let running = connect(server.clone(), tasks_client(true), Era::Rounds).await;
     // Round 1: a question in rounds, no task.
     let first = round_with(&running, "print_later", json!({}), None, vec![])
         .await
@@ -652,13 +652,13 @@ async fn without_the_extension_the_rest_runs_in_rounds() {
     let tasks = Tasks::new();
     let server = printer(&tasks);
     let client = Scripted::new(
-        Era::Mrtr,
+        Era::Rounds,
         vec![
             json!({"action": "accept", "content": {"copies": 2}}),
             json!({"action": "accept", "content": {"paper": "A3"}}),
         ],
     );
-    let running = connect(server.clone(), client, Era::Mrtr).await;
+    let running = connect(server.clone(), client, Era::Rounds).await;
     let result = tokio::time::timeout(LIMIT, running.call_tool(call("print_later", json!({}))))
         .await
         .expect("bounded")
@@ -762,7 +762,7 @@ async fn one_body_gives_the_same_outcome_on_all_three_channels() {
         let server = printer(&tasks);
         // Push (2025-11-25) and rounds (2026-07-28, no extension): rmcp's client drives
         // both through the scripted handler.
-        for era in [Era::V1125, Era::Mrtr] {
+        for era in [Era::V1125, Era::Rounds] {
             let running =
                 connect(server.clone(), Scripted::new(era, vec![reply.clone()]), era).await;
             let result = tokio::time::timeout(LIMIT, running.call_tool(call("print", json!({}))))
@@ -772,7 +772,7 @@ async fn one_body_gives_the_same_outcome_on_all_three_channels() {
             assert_eq!(text(&result), want, "{era:?}");
         }
         // A task (2026-07-28 with the extension), answered with tasks/update.
-        let running = connect(server.clone(), tasks_client(true), Era::Mrtr).await;
+        let running = connect(server.clone(), tasks_client(true), Era::Rounds).await;
         let id = task_id(&once(&running, "print").await);
         let asked = questions(&running, &id).await;
         answer(&running, &id, &asked[0].0, reply.clone()).await;

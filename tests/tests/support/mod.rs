@@ -37,10 +37,10 @@ pub const LIMIT: Duration = Duration::from_secs(30);
 pub enum Era {
     V0618,
     V1125,
-    Mrtr,
+    Rounds,
 }
 
-pub const ALL_ERAS: [Era; 3] = [Era::V0618, Era::V1125, Era::Mrtr];
+pub const ALL_ERAS: [Era; 3] = [Era::V0618, Era::V1125, Era::Rounds];
 
 /// A client that answers elicitations from a script and records what it was asked.
 /// Answers a question from its params.
@@ -73,7 +73,7 @@ impl Scripted {
             capabilities: json!({"elicitation": {"form": {}, "url": {}}}),
             version: match era {
                 Era::V0618 => ProtocolVersion::V_2025_06_18,
-                Era::V1125 | Era::Mrtr => ProtocolVersion::V_2025_11_25,
+                Era::V1125 | Era::Rounds => ProtocolVersion::V_2025_11_25,
             },
             answers: Arc::new(Mutex::new(answers.into())),
             asked: Arc::default(),
@@ -204,7 +204,7 @@ pub async fn connect<S: ServerHandler + Send + 'static>(
         }
     });
     match era {
-        Era::Mrtr => client
+        Era::Rounds => client
             .serve_with_lifecycle(
                 client_io,
                 ClientLifecycleMode::Discover {
@@ -384,7 +384,7 @@ pub fn tasks_client(declared: bool) -> Scripted {
     } else {
         json!({})
     };
-    Scripted::new(Era::Mrtr, vec![]).with_capabilities(capabilities)
+    Scripted::new(Era::Rounds, vec![]).with_capabilities(capabilities)
 }
 
 /// Polls `tasks/get` until the task ended (bounded by [`LIMIT`]).
