@@ -88,6 +88,20 @@ impl Elicitor {
         self.with_redeem_store(store)
     }
 
+    /// Asks on the web pages `pages` (see `elicit_core::engine::Pages`): what
+    /// [`Session::ask_on_page`] asks, and the forms of a client that shows none. Serve
+    /// them with [`pages`](Self::pages) (`elicit_rmcp::http::HttpOptions::pages` mounts
+    /// them on the server's router).
+    pub fn with_pages(mut self, pages: elicit_core::engine::Pages) -> Elicitor {
+        self.engine = self.engine.with_pages(pages);
+        self
+    }
+
+    /// The pages it asks on, to serve them.
+    pub fn pages(&self) -> Option<&elicit_core::engine::Pages> {
+        self.engine.pages()
+    }
+
     /// Whether answers sent with a *first* call are read (`false` by default; see
     /// [`Settings::first_round_answers`](elicit_core::engine::Settings::first_round_answers)).
     pub fn with_first_round_answers(mut self, read: bool) -> Elicitor {
@@ -229,7 +243,9 @@ impl Elicitor {
                     None,
                 ));
             }
-            _ => self.engine.push(client),
+            // Bound, so that a page asked by a link is found again by the next call.
+            Some(binding) => self.engine.push(client).bind(binding),
+            None => self.engine.push(client),
         };
         Ok(Session::new(
             call,

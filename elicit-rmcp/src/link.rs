@@ -6,10 +6,13 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-use ::rmcp::model::{CancelledNotificationParam, ProgressNotificationParam, ProgressToken};
+use ::rmcp::model::{
+    CancelledNotificationParam, CustomNotification, ProgressNotificationParam, ProgressToken,
+    ServerNotification,
+};
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use ::rmcp::task_manager::{TaskContext, TaskExit};
-use elicit_core::engine::{AskError, Question, Transport};
+use elicit_core::engine::{AskError, Notice, Question, Transport};
 use serde_json::Value;
 
 use crate::wire::{input_request, push_request};
@@ -37,6 +40,16 @@ impl Transport for Link {
             Some(task) => self.ask_in_task(task, &request).await,
             None => self.push(&request).await,
         }
+    }
+
+    async fn notify(&self, notice: Notice) -> Result<(), AskError> {
+        let params: serde_json::Value = serde_json::from_str(&notice.params())
+            .map_err(|e| AskError::Peer(format!("cannot write the notification: {e}")))?;
+        let notification = CustomNotification::new(notice.method(), Some(params));
+        self.peer
+            .send_notification(ServerNotification::CustomNotification(notification))
+            .await
+            .map_err(peer_error)
     }
 }
 

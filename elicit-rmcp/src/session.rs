@@ -270,6 +270,17 @@ impl Session {
         self.call.wizard::<W>(&self.link, ctx).await
     }
 
+    /// Asks the form `T` on a web page of the [`Elicitor`](crate::Elicitor)'s pages, by
+    /// URL mode, or by a link in the tool result for a client with none (see
+    /// `elicit_core::engine::Call::ask_on_page`): for what a form must not ask, such as a
+    /// secret.
+    pub async fn ask_on_page<T: Elicit>(
+        &mut self,
+        question: impl Into<elicit_core::wizard::Prepared>,
+    ) -> Result<Elicitation<T>, Halt> {
+        self.call.ask_on_page::<T>(&self.link, question).await
+    }
+
     /// Sends the user to `url` (URL-mode elicitation) for what a form must not ask: a
     /// sign-in, a payment, an API key. `Accept` carries the fresh `elicitationId` the
     /// request had on 2025-11-25 (see [`notify_url_complete`](Self::notify_url_complete));

@@ -107,8 +107,14 @@ fn round_or_error(halt: Halt) -> Result<InputRequired, McpError> {
     }
 }
 
-/// The `tools/call` response for `halt`: the `input_required` result, or the error.
+/// The `tools/call` response for `halt`: the `input_required` result, the tool result
+/// with a page's link, or the error.
 pub(crate) fn into_response(halt: Halt) -> Result<CallToolResponse, McpError> {
+    if let Halt::Link(link) = &halt {
+        let text = ::rmcp::model::ContentBlock::text(link.text());
+        let result = ::rmcp::model::CallToolResult::success(vec![text]);
+        return Ok(CallToolResponse::Complete(result));
+    }
     let round = round_or_error(halt)?;
     Ok(CallToolResponse::InputRequired(input_required(&round)?))
 }

@@ -21,9 +21,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("store", &["seal"]),
     ("client", &["form", "answer"]),
     ("web", &["form", "answer"]),
+    // The engine reads a page's form back from its schema as a client would (`client`).
     (
         "engine",
-        &["form", "answer", "wizard", "seal", "store", "web"],
+        &["form", "answer", "wizard", "seal", "store", "web", "client"],
     ),
     ("__private", &["form", "answer", "wizard", "seal"]),
 ];

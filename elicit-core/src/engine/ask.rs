@@ -107,12 +107,13 @@ impl Call {
         let (message, mut changes) = question.into().split_message();
         let message = message.unwrap_or_default();
         let answer = if changes.saves_nothing() {
-            self.ask_form(to, &message, T::form()).await?
+            self.ask_form_or_page(to, &message, T::form(), false)
+                .await?
         } else {
             let form = changes
                 .apply(T::form())
                 .map_err(|e| AskError::Schema(FormError::new(e)))?;
-            self.ask_form(to, &message, &form).await?
+            self.ask_form_or_page(to, &message, &form, false).await?
         };
         Ok(match answer {
             Elicitation::Accept(content) => {
@@ -131,13 +132,33 @@ impl Call {
         message: &str,
         confirm: &Confirm,
     ) -> Result<Elicitation<bool>, Halt> {
-        let answer = self.ask_form(to, message, confirm.form()).await?;
+        let answer = self
+            .ask_form_or_page(to, message, confirm.form(), true)
+            .await?;
         Ok(answer.map(|content| {
             content
                 .get(Confirm::FIELD)
                 .and_then(Value::as_bool)
                 .unwrap_or(false)
         }))
+    }
+
+    /// Asks one form in the client's form, or on a page where the client shows no forms
+    /// and the engine has pages; `consent`: a consent, asked by a link only where the
+    /// pages allow it.
+    async fn ask_form_or_page(
+        &mut self,
+        to: &impl Transport,
+        message: &str,
+        form: &Form,
+        consent: bool,
+    ) -> Result<Elicitation<Value>, Halt> {
+        #[cfg(feature = "web")]
+        if self.pages.is_some() && !(self.peer.supports("form") && self.renders.forms) {
+            return self.ask_page(to, message, form, consent).await;
+        }
+        let _ = consent;
+        self.ask_form(to, message, form).await
     }
 
     /// Asks one form as the client's profile shows it: its content, validated.
@@ -253,7 +274,7 @@ impl Call {
     }
 
     /// Redeems the retry's state, then gives the question its place in the call.
-    async fn begin(&mut self) -> Result<usize, Halt> {
+    pub(super) async fn begin(&mut self) -> Result<usize, Halt> {
         self.redeem().await?;
         Ok(self.next_index())
     }

@@ -174,6 +174,49 @@ pub enum Halt {
     /// The call cannot go on: its state was refused or replayed, or does not fit the
     /// tool any more; answer with this error.
     Refused(RpcError),
+    /// The question waits on a page, for a client that takes no URL-mode elicitation:
+    /// answer the call with a tool result that shows the person the link
+    /// ([`PageLink::text`]); the same tool called again with the same arguments goes on
+    /// with the page's answer.
+    Link(PageLink),
+}
+
+/// A page's link for the person, for a client with no URL mode (see [`Halt::Link`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PageLink {
+    /// Where the page is.
+    pub url: String,
+    /// The question, as the page shows it.
+    pub message: String,
+}
+
+impl PageLink {
+    /// The link `url` to a page asking `message`.
+    pub fn new(url: impl Into<String>, message: impl Into<String>) -> PageLink {
+        PageLink {
+            url: url.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The text of the tool result: the question and the link for the person, and a
+    /// sentence for the model.
+    ///
+    /// ```
+    /// use elicit_core::engine::PageLink;
+    ///
+    /// let link = PageLink::new("https://example.com/elicit/p/x", "Which seat?");
+    /// assert!(link.text().starts_with("Which seat?\n\nTo answer, open this page: https://example.com/elicit/p/x"));
+    /// ```
+    pub fn text(&self) -> String {
+        format!(
+            "{}\n\nTo answer, open this page: {}\n\n(For the assistant: this question is for the \
+             person. Show them the link; do not open it or answer it yourself. When they say \
+             they have answered, call this tool again with the same arguments.)",
+            self.message, self.url
+        )
+    }
 }
 
 impl From<AskError> for Halt {
@@ -184,12 +227,14 @@ impl From<AskError> for Halt {
 
 impl Halt {
     /// What to answer the call with: the `input_required` result, or the JSON-RPC
-    /// error.
+    /// error. A [`Halt::Link`] is meant for a tool result (see [`PageLink::text`]);
+    /// here it becomes an `invalid request` error carrying that text.
     pub fn into_result(self) -> Result<InputRequired, RpcError> {
         match self {
             Halt::InputRequired(round) => Ok(round),
             Halt::Ask(e) => Err(RpcError::from(&e)),
             Halt::Refused(e) => Err(e),
+            Halt::Link(link) => Err(RpcError::new(-32600, link.text(), None)),
         }
     }
 }
@@ -202,6 +247,7 @@ impl fmt::Display for Halt {
             }
             Halt::Ask(e) => e.fmt(f),
             Halt::Refused(e) => e.fmt(f),
+            Halt::Link(link) => write!(f, "waiting for the page {}", link.url),
         }
     }
 }

@@ -56,6 +56,37 @@ pub(super) trait Asking {
 
     /// Its attempt, sealed while it waits for answers (the question at `index`).
     fn pending(&mut self, index: usize) -> Pending;
+
+    /// A question asked on a page: the message and form of the page to keep in the store
+    /// before its link is sent, while it has none.
+    #[cfg(feature = "web")]
+    fn new_page(&mut self) -> Option<(&str, &crate::form::Form)> {
+        None
+    }
+
+    /// The page kept for it.
+    #[cfg(feature = "web")]
+    fn page_kept(&mut self, _id: String) {}
+
+    /// Its page, once it has one.
+    fn page(&self) -> Option<&str> {
+        None
+    }
+
+    /// Whether it waits for its page's answer (the client said the person goes there).
+    fn waits_for_page(&self) -> bool {
+        false
+    }
+
+    /// Takes its page's answer; the `elicitationId` whose completion to announce, if any.
+    fn take_page(&mut self, _answer: Value) -> Result<Option<String>, Halt> {
+        Ok(None)
+    }
+
+    /// The page whose record holds a logged answer (kept there, not in the log).
+    fn logged_page<'a>(&self, _logged: &'a Value) -> Option<&'a str> {
+        None
+    }
 }
 
 impl Call {
@@ -67,8 +98,13 @@ impl Call {
         mut question: Q,
     ) -> Result<Q::Answer, Halt> {
         match self.channel {
-            Channel::Rounds => self.round(index, question),
+            Channel::Rounds => self.round(index, question).await,
             channel => loop {
+                self.keep_page(&mut question).await?;
+                if question.waits_for_page() {
+                    self.wait_page(to, &mut question).await?;
+                    continue;
+                }
                 let requests = match question.next()? {
                     Next::Done(answer) => return Ok(answer),
                     Next::Ask(requests) => requests,
@@ -91,6 +127,51 @@ impl Call {
         }
     }
 
+    /// Keeps the page of a question asked on a page, before its link is sent.
+    async fn keep_page<Q: Asking>(&mut self, question: &mut Q) -> Result<(), Halt> {
+        #[cfg(feature = "web")]
+        if let Some((message, form)) = question.new_page() {
+            let pages = self.pages.as_ref().ok_or(super::AskError::Unsupported {
+                mode: "url",
+                revision: self.peer.revision,
+            })?;
+            let id = pages.create(message, form).await?;
+            question.page_kept(id);
+        }
+        #[cfg(not(feature = "web"))]
+        let _ = question;
+        Ok(())
+    }
+
+    /// Waits for the answer of the page the client let the person open, then tells the
+    /// client the page is done (2025-11-25 push).
+    async fn wait_page<Q: Asking>(
+        &mut self,
+        to: &impl Transport,
+        question: &mut Q,
+    ) -> Result<(), Halt> {
+        #[cfg(feature = "web")]
+        if let (Some(pages), Some(page)) = (&self.pages, question.page()) {
+            let answer = pages.wait(page, self.settings.timeout).await?;
+            if let Some(id) = question.take_page(answer)? {
+                to.notify(super::Notice::ElicitationComplete(id)).await?;
+            }
+            return Ok(());
+        }
+        let _ = (to, question);
+        Err(super::AskError::Peer("a page question has no page to wait for".into()).into())
+    }
+
+    /// The answer of `page`, if it has one.
+    async fn page_answer(&self, page: &str) -> Result<Option<Value>, Halt> {
+        #[cfg(feature = "web")]
+        if let Some(pages) = &self.pages {
+            return Ok(pages.answer(page).await?);
+        }
+        let _ = page;
+        Ok(None)
+    }
+
     /// `question` with how long the transport waits for its answer, and how often it
     /// says the call is alive meanwhile.
     fn timed(&self, mut question: Question) -> Question {
@@ -102,13 +183,34 @@ impl Call {
     /// One round of `question`: its logged answer; else its attempt so far, the answers
     /// this retry brings to what the last round asked, and either its answer (logged)
     /// or the round's end with what it still waits for.
-    fn round<Q: Asking>(&mut self, index: usize, mut question: Q) -> Result<Q::Answer, Halt> {
+    async fn round<Q: Asking>(&mut self, index: usize, mut question: Q) -> Result<Q::Answer, Halt> {
         if let Some(logged) = self.logged(index, question.pin()) {
+            let logged = match question.logged_page(&logged) {
+                Some(page) => self.page_answer(page).await?.ok_or_else(|| {
+                    super::replay_error(crate::answer::AnswerError::Malformed(
+                        "the page of an earlier answer has none",
+                    ))
+                })?,
+                None => logged,
+            };
             return question.replay(logged);
         }
-        if let Some(pending) = self.pending(index) {
-            question.resume(pending)?;
+        let resumed = match self.pending(index) {
+            Some(pending) => {
+                question.resume(pending)?;
+                true
+            }
+            None => false,
+        };
+        // A page answered since the last round answers the question, whatever the
+        // client says of its link.
+        if resumed && let Some(page) = question.page() {
+            let page = page.to_owned();
+            if let Some(answer) = self.page_answer(&page).await? {
+                question.take_page(answer)?;
+            }
         }
+        self.keep_page(&mut question).await?;
         // Each request is read once a retry: what is asked again, or next, waits for the
         // next round.
         for (key, pin) in question.waiting()? {

@@ -85,6 +85,10 @@ use crate::store::{MemoryStore, RedeemStore};
 mod ask;
 mod error;
 mod exchange;
+#[cfg(feature = "web")]
+mod page;
+#[cfg(feature = "web")]
+mod pages;
 mod peer;
 mod profile;
 mod question;
@@ -95,10 +99,12 @@ mod state;
 mod tests;
 
 pub use ask::{Input, InputAnswer};
-pub use error::{AskError, Halt, InputRequired, RpcError};
+pub use error::{AskError, Halt, InputRequired, PageLink, RpcError};
+#[cfg(feature = "web")]
+pub use pages::{Pages, Served};
 pub use peer::Peer;
 pub use profile::Renders;
-pub use question::{Question, Transport};
+pub use question::{Notice, Question, Transport};
 
 // Hidden: the old names, kept for one release so that code using them gets a warning
 // instead of an error.
@@ -179,6 +185,8 @@ pub struct Engine {
     keyring: Arc<Keyring>,
     store: Arc<dyn RedeemStore>,
     settings: Arc<Settings>,
+    #[cfg(feature = "web")]
+    pages: Option<Pages>,
 }
 
 impl fmt::Debug for Engine {
@@ -198,7 +206,25 @@ impl Engine {
             keyring: Arc::new(keyring),
             store: Arc::new(MemoryStore::default()),
             settings: Arc::new(Settings::default()),
+            #[cfg(feature = "web")]
+            pages: None,
         }
+    }
+
+    /// Asks on web pages (feature `web`): what [`Call::ask_on_page`] asks, and the forms
+    /// of a client that shows none (it declares no form mode, or its profile says it
+    /// cannot be trusted to show one: [`Renders::forms`]). Their answers are sealed
+    /// with this engine's keys.
+    #[cfg(feature = "web")]
+    pub fn with_pages(mut self, pages: Pages) -> Engine {
+        self.pages = Some(pages.keyed(self.keyring.clone(), self.settings.clock_skew));
+        self
+    }
+
+    /// The pages it asks on, to serve them (feature `web`).
+    #[cfg(feature = "web")]
+    pub fn pages(&self) -> Option<&Pages> {
+        self.pages.as_ref()
     }
 
     /// Where redeemed states are recorded: each sealed state is good for one retry, and
@@ -356,6 +382,9 @@ impl Engine {
             cursor: 0,
             call_id,
             rounds,
+            binding: None,
+            #[cfg(feature = "web")]
+            pages: self.pages.clone(),
         }
     }
 }
@@ -390,6 +419,10 @@ pub struct Call {
     cursor: usize,
     call_id: String,
     rounds: Option<Rounds>,
+    /// What a pushed call is bound to, when the adapter said ([`Call::bind`]).
+    binding: Option<Binding>,
+    #[cfg(feature = "web")]
+    pages: Option<Pages>,
 }
 
 impl fmt::Debug for Call {
@@ -435,6 +468,24 @@ impl Call {
     )]
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// Binds a pushed call to whom it is for, its tool and its arguments (a call in
+    /// rounds is bound already): for a client with no URL mode, the question asked on a
+    /// page ([`Call::ask_on_page`]) is found again by this binding when the tool is called
+    /// again, and goes on with the page's answer.
+    pub fn bind(mut self, binding: Binding) -> Call {
+        self.binding = Some(binding);
+        self
+    }
+
+    /// What the call is bound to.
+    #[cfg_attr(not(feature = "web"), allow(dead_code))]
+    fn binding(&self) -> Option<&Binding> {
+        match &self.rounds {
+            Some(rounds) => Some(&rounds.binding),
+            None => self.binding.as_ref(),
+        }
     }
 
     /// This call, its further questions asked in a task (for a body that goes on as a

@@ -50,6 +50,10 @@ pub struct Renders {
     pub titled_enum: bool,
     /// Selects without titles (a plain `enum`). Else each option is titled with its value.
     pub plain_enum: bool,
+    /// Forms at all. A client that declares form mode but shows no form (it cancels or
+    /// declines unseen) is asked on a page instead, where the engine has pages
+    /// (`Engine::with_pages`, feature `web`).
+    pub forms: bool,
 }
 
 impl Default for Renders {
@@ -61,6 +65,7 @@ impl Default for Renders {
             multi_select: true,
             titled_enum: true,
             plain_enum: true,
+            forms: true,
         }
     }
 }

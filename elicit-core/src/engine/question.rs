@@ -60,6 +60,40 @@ pub trait Transport: Sync {
     /// ([`AskError::Timeout`] past it) and no longer than the call lives (the adapter's
     /// cancellation), whichever comes first.
     fn send(&self, question: Question) -> impl Future<Output = Result<Value, AskError>> + Send;
+
+    /// Sends `notice` to the client. The default sends nothing: a transport that cannot
+    /// notify leaves the client to learn by itself that a page was answered.
+    fn notify(&self, notice: Notice) -> impl Future<Output = Result<(), AskError>> + Send {
+        let _ = notice;
+        std::future::ready(Ok(()))
+    }
+}
+
+/// A notification the engine has a [`Transport`] send to the client.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Notice {
+    /// `notifications/elicitation/complete` (2025-11-25): the page of the URL-mode
+    /// elicitation with this `elicitationId` was answered.
+    ElicitationComplete(String),
+}
+
+impl Notice {
+    /// The JSON-RPC method.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Notice::ElicitationComplete(_) => "notifications/elicitation/complete",
+        }
+    }
+
+    /// The params, as JSON text.
+    pub fn params(&self) -> String {
+        match self {
+            Notice::ElicitationComplete(id) => {
+                format!(r#"{{"elicitationId":{}}}"#, json_string(id))
+            }
+        }
+    }
 }
 
 /// No transport: a call in rounds never sends. A question pushed or asked in a task

@@ -50,6 +50,10 @@ pub(super) struct Pending {
     /// only while the question is still the same.
     #[serde(default)]
     pub(super) asked: BTreeMap<String, String>,
+    /// A question asked on a page: the page.
+    #[cfg(feature = "web")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) page: Option<super::page::PageAttempt>,
 }
 
 /// How a question's attempt stands: the answers that failed, the last problem (shown
@@ -77,6 +81,8 @@ impl Pending {
             wizard: None,
             answered: BTreeMap::new(),
             asked: BTreeMap::new(),
+            #[cfg(feature = "web")]
+            page: None,
         }
     }
 }

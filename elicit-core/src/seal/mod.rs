@@ -192,6 +192,18 @@ impl Binding {
         })
     }
 
+    /// A key naming this binding and `salt` in a store: 128 bits of SHA-256 over both,
+    /// base64url (the arguments, personal data maybe, never show in it).
+    #[cfg_attr(not(feature = "web"), allow(dead_code))]
+    pub(crate) fn key(&self, salt: &str) -> String {
+        use sha2::Digest;
+        let mut hashing = sha2::Sha256::new();
+        hashing.update(&self.parts);
+        hashing.update((salt.len() as u64).to_be_bytes());
+        hashing.update(salt.as_bytes());
+        URL_SAFE_NO_PAD.encode(&hashing.finalize()[..16])
+    }
+
     /// The binding of the three names and the arguments `write` writes canonically.
     fn build(
         principal: &str,

@@ -138,7 +138,7 @@ impl<'a> Page<'a> {
     }
 
     /// A page with a heading and one paragraph.
-    fn notice(&self, heading: &str, text: &str) -> String {
+    pub(crate) fn notice(&self, heading: &str, text: &str) -> String {
         self.document(heading, false, html! { p.message { (text) } })
     }
 
