@@ -52,6 +52,8 @@ use super::Principal;
 
 mod body;
 mod layers;
+mod pages;
+pub use pages::PAGES_PATH;
 mod sessions;
 
 pub use layers::service_middleware;
@@ -127,7 +129,12 @@ pub struct HttpOptions {
     on_accept: Option<AcceptHook>,
     tokens: Arc<Vec<(String, Principal)>>,
     json_responses: bool,
+    pages: Option<elicit_core::engine::Pages>,
+    page_visitor: Option<VisitorHook>,
 }
+
+/// Who opens a page, by the request's headers (see [`HttpOptions::page_visitor`]).
+type VisitorHook = Arc<dyn Fn(&axum::http::HeaderMap) -> Option<String> + Send + Sync>;
 
 impl Default for HttpOptions {
     fn default() -> HttpOptions {
@@ -146,6 +153,8 @@ impl Default for HttpOptions {
             on_accept: None,
             tokens: Arc::new(Vec::new()),
             json_responses: false,
+            pages: None,
+            page_visitor: None,
         }
     }
 }
@@ -169,6 +178,8 @@ impl fmt::Debug for HttpOptions {
             )
             .field("on_accept", &self.on_accept.as_ref().map(|_| "Fn"))
             .field("json_responses", &self.json_responses)
+            .field("pages", &self.pages)
+            .field("page_visitor", &self.page_visitor.as_ref().map(|_| "Fn"))
             // The tokens are secrets: only who they stand for.
             .field(
                 "bearer_tokens_for",
@@ -183,6 +194,28 @@ impl fmt::Debug for HttpOptions {
 }
 
 impl HttpOptions {
+    /// Serves the engine's web pages (`Elicitor::pages`) on the same router, at
+    /// [`PAGES_PATH`]: behind the same `Host` check, an answer taken
+    /// only from the page's own origin, at most 1 MiB read within the body timeout.
+    /// Give the pages the address clients reach the server at (`Pages::new`).
+    pub fn pages(mut self, pages: elicit_core::engine::Pages) -> HttpOptions {
+        self.pages = Some(pages);
+        self
+    }
+
+    /// Who opens a page, by the request's headers (the server's own sign-in: a session
+    /// cookie): a page is shown and answered only for the principal its call was for;
+    /// `None` from the hook is answered `401`. Without a hook the link alone admits,
+    /// which suits a server on the person's own machine (loopback); a server others can
+    /// reach should say who the visitor is.
+    pub fn page_visitor(
+        mut self,
+        hook: impl Fn(&axum::http::HeaderMap) -> Option<String> + Send + Sync + 'static,
+    ) -> HttpOptions {
+        self.page_visitor = Some(Arc::new(hook));
+        self
+    }
+
     /// Whether [`serve`] may bind an address other machines can reach (default
     /// `false`). When `true` and the address is not loopback, [`serve`] says so on
     /// stderr. The `Host` check still applies: add the names clients use with

@@ -172,8 +172,11 @@ impl<S: MaybeSend + 'static> Tools<S> {
         }
         let ctx = &call.request_context;
         let principal = principal_of(ctx).to_owned();
-        // Only a 2026-07-28 state is bound.
-        let binding = revision_of(ctx).filter(|r| r.has_rounds()).map(|_| {
+        // A 2026-07-28 state is bound; so is a pushed call where pages may be asked by a
+        // link, found again by the binding when the tool is called again.
+        let bound =
+            self.elicitor.pages().is_some() || revision_of(ctx).is_some_and(|r| r.has_rounds());
+        let binding = bound.then(|| {
             let arguments = call.arguments.as_ref();
             Binding::for_arguments(&principal, "tools/call", &call.name, arguments)
         });

@@ -135,7 +135,8 @@ impl Call {
                 mode: "url",
                 revision: self.peer.revision,
             })?;
-            let id = pages.create(message, form).await?;
+            let principal = self.binding().map_or("", |b| b.principal());
+            let id = pages.create(message, form, principal).await?;
             question.page_kept(id);
         }
         #[cfg(not(feature = "web"))]

@@ -481,7 +481,7 @@ impl Call {
 
     /// What the call is bound to.
     #[cfg_attr(not(feature = "web"), allow(dead_code))]
-    fn binding(&self) -> Option<&Binding> {
+    pub(super) fn binding(&self) -> Option<&Binding> {
         match &self.rounds {
             Some(rounds) => Some(&rounds.binding),
             None => self.binding.as_ref(),

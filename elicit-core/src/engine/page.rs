@@ -112,7 +112,7 @@ impl Call {
             }
             Some(Linked::Waiting(id)) => id,
             None => {
-                let id = pages.create(message, form).await?;
+                let id = pages.create(message, form, binding.principal()).await?;
                 pages.link(&link, &id).await?;
                 id
             }

@@ -71,16 +71,16 @@ impl Transport for Person {
     async fn send(&self, question: Question) -> Result<Value, AskError> {
         let id = page_id(&question);
         self.sent.lock().unwrap().push(question);
-        let shown = self.pages.get(&id).await;
+        let shown = self.pages.get(&id, None).await;
         assert_eq!(shown.status, 200);
         assert!(shown.html.contains(r#"name="f.copies""#), "{}", shown.html);
-        let refused = self.pages.post(&id, self.first).await;
+        let refused = self.pages.post(&id, None, self.first).await;
         assert_eq!(refused.status, 422, "{}", refused.html);
-        let done = self.pages.post(&id, self.then).await;
+        let done = self.pages.post(&id, None, self.then).await;
         assert_eq!(done.status, 200, "{}", done.html);
         // The link is used up.
-        assert_eq!(self.pages.post(&id, self.then).await.status, 409);
-        assert_eq!(self.pages.get(&id).await.status, 409);
+        assert_eq!(self.pages.post(&id, None, self.then).await.status, 409);
+        assert_eq!(self.pages.get(&id, None).await.status, 409);
         Ok(json!({"action": "accept"}))
     }
 
@@ -203,7 +203,10 @@ async fn in_rounds_each_retry_looks_at_the_page_and_a_later_round_reads_its_answ
     assert_eq!(page_id(&again.requests[0]), id);
     // The person answers; the retry goes on to the next question.
     assert_eq!(
-        pages.post(&id, b"f.copies=7&action=accept").await.status,
+        pages
+            .post(&id, None, b"f.copies=7&action=accept")
+            .await
+            .status,
         200
     );
     let Err(Halt::InputRequired(next)) = body(&mut open(
@@ -248,7 +251,10 @@ async fn without_url_mode_the_link_goes_in_the_tool_result_and_the_next_call_goe
     assert_eq!(same, link);
     let id = link.url.rsplit('/').next().unwrap();
     assert_eq!(
-        pages.post(id, b"f.copies=4&action=accept").await.status,
+        pages
+            .post(id, None, b"f.copies=4&action=accept")
+            .await
+            .status,
         200
     );
     assert_eq!(
@@ -299,8 +305,12 @@ async fn a_forged_an_unknown_or_an_expired_page_is_refused() {
     );
     let pages = engine.pages().unwrap().clone();
     for id in ["", "x", "../../etc/passwd", "AAAAAAAAAAAAAAAAAAAAAA"] {
-        assert_eq!(pages.get(id).await.status, 404, "{id}");
-        assert_eq!(pages.post(id, b"action=accept").await.status, 404, "{id}");
+        assert_eq!(pages.get(id, None).await.status, 404, "{id}");
+        assert_eq!(
+            pages.post(id, None, b"action=accept").await.status,
+            404,
+            "{id}"
+        );
     }
     let binding = Binding::new("alice", "tools/call", "print", &json!({}));
     let mut call = engine.push(no_elicitation()).bind(binding);
@@ -308,7 +318,7 @@ async fn a_forged_an_unknown_or_an_expired_page_is_refused() {
         panic!("the link")
     };
     let id = link.url.rsplit('/').next().unwrap();
-    assert_eq!(pages.get(id).await.status, 200);
+    assert_eq!(pages.get(id, None).await.status, 200);
     // Extra, missing, oversized, wrong-typed: refused with the form again.
     for body in [
         &b"f.copies=3&f.admin=1&action=accept"[..],
@@ -317,7 +327,7 @@ async fn a_forged_an_unknown_or_an_expired_page_is_refused() {
         b"f.copies=three&action=accept",
         b"f.copies=3",
     ] {
-        let served = pages.post(id, body).await;
+        let served = pages.post(id, None, body).await;
         assert!(
             served.status == 422 || served.status == 400,
             "{}: {}",
@@ -326,9 +336,12 @@ async fn a_forged_an_unknown_or_an_expired_page_is_refused() {
         );
     }
     tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
-    assert_eq!(pages.get(id).await.status, 404);
+    assert_eq!(pages.get(id, None).await.status, 404);
     assert_eq!(
-        pages.post(id, b"f.copies=3&action=accept").await.status,
+        pages
+            .post(id, None, b"f.copies=3&action=accept")
+            .await
+            .status,
         404
     );
 }

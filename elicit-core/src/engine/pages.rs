@@ -72,7 +72,7 @@ impl fmt::Debug for Pages {
 #[non_exhaustive]
 pub struct Served {
     /// The HTTP status: 200, 404 for a link that is unknown or expired, 409 for a link
-    /// used already, 422 for an answer refused (the form again, each problem beside its
+    /// used already, 403 for a visitor who is not the person asked, 422 for an answer refused (the form again, each problem beside its
     /// field), 503 when the store cannot be read.
     pub status: u16,
     /// The whole HTML document.
@@ -95,6 +95,9 @@ struct Record {
     schema: String,
     /// Seconds since the Unix epoch.
     expires: u64,
+    /// Whom the call that asked is for (`""`: nobody authenticated).
+    #[serde(default)]
+    principal: String,
     /// The answer (`{"action", "content"}`), sealed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     answer: Option<String>,
@@ -165,7 +168,12 @@ impl Pages {
     }
 
     /// Keeps a new page asking `form` under `message`; its id.
-    pub(crate) async fn create(&self, message: &str, form: &Form) -> Result<String, AskError> {
+    pub(crate) async fn create(
+        &self,
+        message: &str,
+        form: &Form,
+        principal: &str,
+    ) -> Result<String, AskError> {
         let form = page_form(form);
         let schema = form
             .requested_schema(Revision::V2025_11_25)
@@ -174,6 +182,7 @@ impl Pages {
             message: message.to_owned(),
             schema: String::from_utf8_lossy(schema.json()).into_owned(),
             expires: now() + self.ttl.as_secs(),
+            principal: principal.to_owned(),
             answer: None,
         };
         let id = random_id();
@@ -316,9 +325,13 @@ impl Pages {
         Err(AskError::Peer("the page's link could not be kept".into()))
     }
 
-    /// The page `id`, to show a browser that opens its link.
-    pub async fn get(&self, id: &str) -> Served {
+    /// The page `id`, to show a browser that opens its link. `visitor`: whom the server's
+    /// own sign-in (a session cookie) says opens it; given, it must be whom the call
+    /// that asked was for, else the page is refused (a link forwarded to someone else).
+    /// `None`: the link alone admits (a server on the person's own machine).
+    pub async fn get(&self, id: &str, visitor: Option<&str>) -> Served {
         match self.load(id).await {
+            Ok(Some((_, record))) if !admits(&record, visitor) => served(403, someone_else()),
             Ok(Some((1, record))) => match read_form(&record) {
                 Ok(form) => served(200, page(&record, id).render(&View::Form(&form))),
                 Err(html) => served(503, html),
@@ -333,8 +346,11 @@ impl Pages {
     /// the answer is kept for the call that waits for it and the person thanked; a
     /// refused answer gets the form again with its problems; a link used already or
     /// expired gets a page that says so.
-    pub async fn post(&self, id: &str, body: &[u8]) -> Served {
+    pub async fn post(&self, id: &str, visitor: Option<&str>, body: &[u8]) -> Served {
         let record = match self.load(id).await {
+            Ok(Some((_, record))) if !admits(&record, visitor) => {
+                return served(403, someone_else());
+            }
             Ok(Some((1, record))) => record,
             Ok(Some(_)) => return served(409, Page::new("", "").render(&View::Expired)),
             Ok(None) => return served(404, Page::new("", "").render(&View::Expired)),
@@ -424,6 +440,19 @@ fn page_binding(id: &str) -> Binding {
 
 fn store_error(e: SealError) -> AskError {
     AskError::Peer(format!("the page store failed: {e}"))
+}
+
+/// Whether `visitor` may see and answer the page of `record`.
+fn admits(record: &Record, visitor: Option<&str>) -> bool {
+    visitor.is_none_or(|visitor| visitor == record.principal)
+}
+
+fn someone_else() -> String {
+    Page::new("", "").notice(
+        "This page is for someone else",
+        "You are signed in as someone other than the person this question was asked of. \
+         Sign in as them, or ask for a link of your own.",
+    )
 }
 
 fn served(status: u16, html: String) -> Served {

@@ -234,7 +234,7 @@ impl Binding {
     }
 
     /// The principal.
-    fn principal(&self) -> &str {
+    pub(crate) fn principal(&self) -> &str {
         self.part(0, self.ends[0])
     }
 

@@ -42,7 +42,11 @@ where
         },
         tokens: options.tokens.clone(),
     }));
-    axum::Router::new().route_service(MCP_PATH, mcp)
+    let router = axum::Router::new().route_service(MCP_PATH, mcp);
+    match &options.pages {
+        Some(pages) => router.merge(super::pages::routes(pages.clone(), options)),
+        None => router,
+    }
 }
 
 /// The MCP service behind its layers (see [`router`]).

@@ -1,0 +1,155 @@
+//! The engine's web pages on the server's router, at [`PAGES_PATH`]: behind the same
+//! `Host` check as MCP, a same-origin check on every answer posted, the body read to at
+//! most 1 MiB within the body timeout, and the identity check of
+//! [`HttpOptions::page_visitor`](super::HttpOptions::page_visitor) when one is given.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::Response;
+use elicit_core::engine::{Pages, Served};
+use elicit_core::web::HEADERS;
+
+use super::{HttpOptions, VisitorHook};
+
+/// Where the pages are served: `/elicit/p/` and the page's id.
+pub const PAGES_PATH: &str = "/elicit/p/{id}";
+
+/// The most a posted answer may hold.
+const MAX_BODY: usize = 1024 * 1024;
+
+struct Site {
+    pages: Pages,
+    hosts: Vec<String>,
+    any_host: bool,
+    body_timeout: Duration,
+    visitor: Option<VisitorHook>,
+}
+
+/// The routes of `pages`.
+pub(super) fn routes(pages: Pages, options: &HttpOptions) -> axum::Router {
+    let served = Arc::new(Site {
+        pages,
+        hosts: options.allowed_hosts.clone(),
+        any_host: options.any_host,
+        body_timeout: options.body_read_timeout,
+        visitor: options.page_visitor.clone(),
+    });
+    axum::Router::new()
+        .route(PAGES_PATH, axum::routing::any(page))
+        .with_state(served)
+}
+
+async fn page(
+    State(served): State<Arc<Site>>,
+    Path(id): Path<String>,
+    request: Request,
+) -> Response {
+    let headers = request.headers();
+    if !served.any_host && !host_allowed(headers, &served.hosts) {
+        return plain(
+            StatusCode::FORBIDDEN,
+            "Forbidden: this server does not answer to that Host.",
+        );
+    }
+    let visitor = match &served.visitor {
+        Some(hook) => match hook(request.headers()) {
+            Some(visitor) => Some(visitor),
+            None => {
+                return plain(
+                    StatusCode::UNAUTHORIZED,
+                    "Sign in to this server first, then open the link again.",
+                );
+            }
+        },
+        None => None,
+    };
+    let visitor = visitor.as_deref();
+    let method = request.method().clone();
+    if method == Method::GET || method == Method::HEAD {
+        return html(served.pages.get(&id, visitor).await);
+    }
+    if method != Method::POST {
+        return plain(StatusCode::METHOD_NOT_ALLOWED, "Only GET and POST.");
+    }
+    if !same_origin(request.headers()) {
+        return plain(
+            StatusCode::FORBIDDEN,
+            "Forbidden: an answer must be posted from the page itself.",
+        );
+    }
+    let body = axum::body::to_bytes(request.into_body(), MAX_BODY);
+    let body = match tokio::time::timeout(served.body_timeout, body).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(_)) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "The answer is too large."),
+        Err(_) => {
+            return plain(
+                StatusCode::REQUEST_TIMEOUT,
+                "The answer took too long to arrive.",
+            );
+        }
+    };
+    html(served.pages.post(&id, visitor, &body).await)
+}
+
+/// Whether the `Host` header names one of `hosts` (any port).
+fn host_allowed(headers: &HeaderMap, hosts: &[String]) -> bool {
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => host,
+    };
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    hosts
+        .iter()
+        .any(|allowed| allowed.eq_ignore_ascii_case(name))
+}
+
+/// Whether a posted answer comes from the page's own origin: its `Origin` is the
+/// server's (`scheme://` and the `Host` header), or absent (not a browser: nothing a
+/// web page of another site can send). A browser sends `Origin` with every POST.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let (Ok(origin), Some(host)) = (
+        origin.to_str(),
+        headers.get(header::HOST).and_then(|h| h.to_str().ok()),
+    ) else {
+        return false;
+    };
+    let authority = origin
+        .strip_prefix("https://")
+        .or_else(|| origin.strip_prefix("http://"));
+    authority.is_some_and(|a| a.eq_ignore_ascii_case(host))
+}
+
+fn html(served: Served) -> Response {
+    let mut response = Response::new(Body::from(served.html));
+    *response.status_mut() =
+        StatusCode::from_u16(served.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    for (name, value) in HEADERS {
+        headers.insert(*name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response {
+    let mut response = Response::new(Body::from(text));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
