@@ -111,12 +111,16 @@ fn round_or_error(halt: Halt) -> Result<InputRequired, McpError> {
 /// with a page's link, or the error.
 pub(crate) fn into_response(halt: Halt) -> Result<CallToolResponse, McpError> {
     if let Halt::Link(link) = &halt {
-        let text = ::rmcp::model::ContentBlock::text(link.text());
-        let result = ::rmcp::model::CallToolResult::success(vec![text]);
-        return Ok(CallToolResponse::Complete(result));
+        return Ok(CallToolResponse::Complete(link_result(link)));
     }
     let round = round_or_error(halt)?;
     Ok(CallToolResponse::InputRequired(input_required(&round)?))
+}
+
+/// The tool result that shows the person a page's link.
+fn link_result(link: &elicit_core::engine::PageLink) -> ::rmcp::model::CallToolResult {
+    let text = ::rmcp::model::ContentBlock::text(link.text());
+    ::rmcp::model::CallToolResult::success(vec![text])
 }
 
 /// The `prompts/get` response for `halt`.
@@ -155,6 +159,9 @@ pub(crate) async fn routed(
 /// routed by [`Tools`](crate::Tools), the `input_required` result (left beside the call).
 impl IntoCallToolResult for Halted {
     fn into_call_tool_result(self) -> Result<CallToolResponse, McpError> {
+        if let Halt::Link(link) = self.0 {
+            return Ok(CallToolResponse::Complete(link_result(&link)));
+        }
         let round = round_or_error(self.0)?;
         let asked = input_required(&round)?;
         match REPLY.try_with(|reply| *reply.borrow_mut() = Some(asked)) {

@@ -182,12 +182,17 @@ impl Call {
 
     /// Runs the wizard `W` to its outcome: one question per step, pushed, in a task, or
     /// one `input_required` round per step (the wizard's state rides in the sealed
-    /// `requestState`).
+    /// `requestState`). Where the client shows no forms and the engine has pages, each
+    /// step is asked on a page instead, as [`ask`](Self::ask) does.
     pub async fn wizard<W: Wizard>(
         &mut self,
         to: &impl Transport,
         ctx: &W::Context,
     ) -> Result<Outcome<W>, Halt> {
+        #[cfg(feature = "web")]
+        if self.pages.is_some() && !(self.peer.supports("form") && self.renders.forms) {
+            return self.wizard_on_pages::<W>(to, ctx).await;
+        }
         let index = self.begin().await?;
         let revision = self.require("form")?;
         let settings = self.settings.clone();

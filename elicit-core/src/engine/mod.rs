@@ -385,6 +385,8 @@ impl Engine {
             binding: None,
             #[cfg(feature = "web")]
             pages: self.pages.clone(),
+            #[cfg(feature = "web")]
+            links: page::Links::default(),
         }
     }
 }
@@ -423,6 +425,9 @@ pub struct Call {
     binding: Option<Binding>,
     #[cfg(feature = "web")]
     pages: Option<Pages>,
+    /// The pages it went on from, asked by links.
+    #[cfg(feature = "web")]
+    links: page::Links,
 }
 
 impl fmt::Debug for Call {

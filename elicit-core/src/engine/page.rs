@@ -12,7 +12,7 @@ use super::{AskError, Call, Halt, PageLink, Question, Transport, replay_error};
 use crate::answer::{Action, AnswerError, Elicit, Elicitation, read_valid, split_result_owned};
 use crate::form::{Form, FormError, Revision};
 use crate::seal::random_id;
-use crate::wizard::Prepared;
+use crate::wizard::{Flow, Outcome, Poll, Prepared, Wizard};
 
 /// What a round seals of a page question while it waits: the page, and how often its
 /// link was asked.
@@ -62,6 +62,33 @@ impl Call {
         })
     }
 
+    /// Runs the wizard `W` with each step on a page (see [`Call::wizard`]): one page
+    /// question per step, each answered on its page and handed to the wizard.
+    pub(super) async fn wizard_on_pages<W: Wizard>(
+        &mut self,
+        to: &impl Transport,
+        ctx: &W::Context,
+    ) -> Result<Outcome<W>, Halt> {
+        let revision = self.peer.revision.unwrap_or(Revision::V2025_11_25);
+        let wizard_error = |e| Halt::Ask(AskError::Wizard(e));
+        let mut flow = Flow::<W>::new().with_strictness(self.settings.strictness);
+        loop {
+            let step = match flow.poll(ctx, revision).map_err(wizard_error)? {
+                Poll::Done(outcome) => return Ok(outcome),
+                Poll::Ask(step) => step,
+            };
+            let (action, content) = match self
+                .ask_page(to, step.message(), step.form(), false)
+                .await?
+            {
+                Elicitation::Accept(content) => (Action::Accept, Some(content)),
+                Elicitation::Decline => (Action::Decline, None),
+                Elicitation::Cancel => (Action::Cancel, None),
+            };
+            flow.answer(ctx, action, content).map_err(wizard_error)?;
+        }
+    }
+
     /// Asks `form` on a page: by URL mode, else by a link in the tool result (a consent
     /// only where the pages allow it).
     pub(super) async fn ask_page(
@@ -108,6 +135,9 @@ impl Call {
         let link = binding.key(&format!("{index}\0{pin}"));
         let id = match pages.linked(&link).await? {
             Some(Linked::Answer(answer)) => {
+                // Used until the call ends: a later question of this call (a wizard's next
+                // step) goes on from it on the next call too.
+                self.links.used.push(link);
                 return Ok(read_answer(answer).map_err(AskError::Answer)?);
             }
             Some(Linked::Waiting(id)) => id,
@@ -117,6 +147,7 @@ impl Call {
                 id
             }
         };
+        self.links.waiting = true;
         Err(Halt::Link(PageLink {
             url: pages.url(&id),
             message: message.to_owned(),
@@ -143,6 +174,30 @@ fn read_answer(answer: Value) -> Result<Elicitation<Value>, AnswerError> {
         Action::Decline => Elicitation::Decline,
         Action::Cancel => Elicitation::Cancel,
     })
+}
+
+/// The links a call found answered, and whether it ends waiting for another.
+#[derive(Debug, Default)]
+pub(super) struct Links {
+    pub(super) used: Vec<String>,
+    pub(super) waiting: bool,
+}
+
+impl Drop for Call {
+    /// A call that used the answers of pages it was sent to by links, and ends without
+    /// sending a link again, unlinks them: the next call of the tool asks anew.
+    fn drop(&mut self) {
+        let used = std::mem::take(&mut self.links.used);
+        if self.links.waiting || used.is_empty() {
+            return;
+        }
+        let (Some(pages), Ok(runtime)) =
+            (self.pages.clone(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        runtime.spawn(async move { pages.unlink(&used).await });
+    }
 }
 
 /// A form asked on a page by URL mode, as the exchange drives it.

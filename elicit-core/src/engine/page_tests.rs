@@ -261,7 +261,11 @@ async fn without_url_mode_the_link_goes_in_the_tool_result_and_the_next_call_goe
         ask().await.unwrap(),
         Elicitation::Accept(Copies { copies: 4 })
     );
-    // The answer is taken once: the call after asks anew.
+    // The call that used the answer ended (dropped): the call after asks anew, once the
+    // unlinking it set off has run.
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
     let Err(Halt::Link(fresh)) = ask().await else {
         panic!("a new link")
     };

@@ -261,26 +261,9 @@ impl Pages {
         }
     }
 
-    /// Marks the answer of the page `id` taken: `false` when it was taken already.
-    pub(crate) async fn take(&self, id: &str) -> Result<bool, AskError> {
-        let Some((version, text)) = self.store.load(&key(id)).await.map_err(store_error)? else {
-            return Ok(false);
-        };
-        if version != 2 {
-            return Ok(false);
-        }
-        let expires = serde_json::from_str::<Record>(&text)
-            .map(|r| r.expires)
-            .unwrap_or_else(|_| now());
-        self.store
-            .save(&key(id), 2, &text, expires)
-            .await
-            .map_err(store_error)
-    }
-
-    /// The page last linked under `link` (a call's binding and question): its answer,
-    /// taken once, or the page itself while it waits; `None` once taken, expired, or
-    /// with no page.
+    /// The page last linked under `link` (a call's binding and question): its answer, or
+    /// the page itself while it waits; `None` once unlinked (the call that used the
+    /// answer ended), expired, or with no page.
     pub(crate) async fn linked(&self, link: &str) -> Result<Option<Linked>, AskError> {
         let Some((_, id)) = self
             .store
@@ -290,15 +273,22 @@ impl Pages {
         else {
             return Ok(None);
         };
+        if id.is_empty() {
+            return Ok(None);
+        }
         match self.load(&id).await.map_err(AskError::Peer)? {
             Some((1, _)) => Ok(Some(Linked::Waiting(id))),
-            Some((2, _)) => {
-                let Some(answer) = self.answer(&id).await? else {
-                    return Ok(None);
-                };
-                Ok(self.take(&id).await?.then_some(Linked::Answer(answer)))
-            }
+            Some((2, _)) => Ok(self.answer(&id).await?.map(Linked::Answer)),
             _ => Ok(None),
+        }
+    }
+
+    /// Unlinks whatever page is linked under each of `links`: their answers were used by
+    /// a call that ended, and the next call asks anew.
+    pub(crate) async fn unlink(&self, links: &[String]) {
+        for link in links {
+            // Best effort: a link not unlinked expires with its page.
+            let _ = self.link(link, "").await;
         }
     }
 

@@ -76,8 +76,9 @@ impl Step {
     }
 
     /// The form, with runtime choices and defaults applied.
-    // Used by elicit's own tests, which drive a flow by hand (`__private::testing`).
-    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
+    // Used by the engine's pages, and by elicit's own tests, which drive a flow by hand
+    // (`__private::testing`).
+    #[cfg_attr(not(any(feature = "testing", feature = "web")), allow(dead_code))]
     pub fn form(&self) -> &Form {
         &self.form
     }

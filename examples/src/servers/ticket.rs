@@ -18,6 +18,8 @@ use crate::ticket::{Cinema, TicketOrder};
 pub struct TicketServer {
     tools: Tools<TicketServer>,
     inventory: Inventory,
+    /// The elicitor asks on web pages: a client without forms still books.
+    pages: bool,
 }
 
 /// The arguments of `pay_tickets`.
@@ -42,6 +44,7 @@ impl TicketServer {
     /// when `elicitor` keeps tasks (`Elicitor::with_tasks`).
     pub fn with_inventory(elicitor: Elicitor, inventory: Inventory) -> TicketServer {
         TicketServer {
+            pages: elicitor.pages().is_some(),
             tools: Tools::new(elicitor, Self::tool_router())
                 .with_task_support("book_tickets", TaskSupport::Optional),
             inventory,
@@ -52,7 +55,7 @@ impl TicketServer {
         description = "Book a cinema ticket: asks the user for a date, a free seat, snacks and a popcorn size."
     )]
     async fn book_tickets(&self, mut s: Session) -> Asked<CallToolResult> {
-        if !s.peer().supports("form") {
+        if !s.peer().supports("form") && !self.pages {
             return Ok(text(
                 "This client cannot show forms, so the booking wizard cannot run here.",
             ));
