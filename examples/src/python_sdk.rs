@@ -166,6 +166,26 @@ pub fn check_seed_purge(binary: &str, era: &str) {
     assert_eq!(schema["minimum"], 90, "{era}: {out}");
 }
 
+/// A tool call whose forms are answered on the server's web pages
+/// (`tests/python/pages_client.py`): `client` is `url` (URL mode only) or `none` (no
+/// elicitation: links in the tool result); `bodies` what the person posts on each page
+/// (a JSON list; a list of bodies for one page posts each in turn). What it printed, or
+/// `None` where the SDK is missing.
+pub fn drive_pages(
+    command: &[&str],
+    era: &str,
+    client: &str,
+    tool: &str,
+    args: &Value,
+    bodies: &Value,
+) -> Option<Value> {
+    let python = python()?;
+    let (args, bodies) = (args.to_string(), bodies.to_string());
+    let mut line = vec![client, tool, args.as_str(), bodies.as_str()];
+    line.extend_from_slice(command);
+    Some(drive_script(&python, "pages_client.py", era, &line))
+}
+
 /// The elicitation glue of the server whose `source` this is, named `name`, stays at
 /// most 40 lines (and the markers still frame it).
 pub fn check_glue(name: &str, source: &str) {

@@ -123,6 +123,14 @@ impl Pages {
         }
     }
 
+    /// These pages served at `base` instead (as [`new`](Self::new) takes it): for a
+    /// server that learns its address once it listens.
+    pub fn with_base(mut self, base: impl Into<String>) -> Pages {
+        let settings = Pages::new(base);
+        self.base = settings.base;
+        self
+    }
+
     /// Keeps the records in `store`: replicas behind a load balancer share one
     /// ([`RedisStore`](crate::store::RedisStore)).
     pub fn with_store(mut self, store: impl TaskStore + 'static) -> Pages {
@@ -144,6 +152,11 @@ impl Pages {
     pub fn consent_by_link(mut self, allow: bool) -> Pages {
         self.consent_by_link = allow;
         self
+    }
+
+    /// Where the pages are served: a page's link is this and its id.
+    pub fn base(&self) -> &str {
+        &self.base
     }
 
     /// Where the page `id` is served.

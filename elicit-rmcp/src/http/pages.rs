@@ -29,6 +29,45 @@ struct Site {
     visitor: Option<VisitorHook>,
 }
 
+impl crate::Elicitor {
+    /// Asks on `pages` served by a listener of its own on this machine's loopback
+    /// (`127.0.0.1`, `port`, or one the system chooses for `0`): for a server on stdio,
+    /// whose person opens the pages in a browser on the same machine. The pages' address
+    /// is the listener's (`http://127.0.0.1:PORT/elicit/p/`), whatever base `pages` had.
+    /// The link is the only credential: anyone on this machine who has it may answer.
+    /// The listener serves until the runtime stops.
+    ///
+    /// ```no_run
+    /// # async fn run() -> std::io::Result<()> {
+    /// use elicit_core::engine::Pages;
+    /// use elicit_core::seal::Keyring;
+    /// use elicit_rmcp::Elicitor;
+    ///
+    /// let elicitor = Elicitor::new(Keyring::generate())
+    ///     .with_local_pages(Pages::new("http://127.0.0.1/"), 0)
+    ///     .await?;
+    /// assert!(elicitor.pages().is_some());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn with_local_pages(
+        self,
+        pages: Pages,
+        port: u16,
+    ) -> std::io::Result<crate::Elicitor> {
+        let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port)).await?;
+        let address = listener.local_addr()?;
+        let elicitor = self.with_pages(pages.with_base(format!("http://{address}/elicit/p/")));
+        let options = HttpOptions::default();
+        let Some(pages) = elicitor.pages().cloned() else {
+            return Err(std::io::Error::other("the pages were not kept"));
+        };
+        let router = routes(pages, &options);
+        tokio::spawn(super::serve_on(listener, router, options));
+        Ok(elicitor)
+    }
+}
+
 /// The routes of `pages`.
 pub(super) fn routes(pages: Pages, options: &HttpOptions) -> axum::Router {
     let served = Arc::new(Site {

@@ -31,11 +31,12 @@ struct Cli {
 async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     let cli = Cli::parse();
     let elicitor = cli.server.elicitor().await?;
+    let listen = cli.server.listen(&elicitor)?;
     let inventory = Arc::new(Mutex::new(Inventory::demo_from(
         cli.today.unwrap_or_else(clock::today),
     )));
     // Built once (its tool router too) and cloned for each session or stateless
     // request: the clones share the elicitor and the inventory.
     let server = TripServer::new(elicitor, inventory);
-    Ok(serve::serve(cli.server.listen()?, move || server.clone()).await?)
+    Ok(serve::serve(listen, move || server.clone()).await?)
 }

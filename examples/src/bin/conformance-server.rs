@@ -29,7 +29,8 @@ async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     // this harness server reads such answers.
     // Its tasks are kept in the elicitor, shared by every handler.
     let elicitor = cli.server.elicitor().await?.with_first_round_answers(true);
+    let listen = cli.server.listen(&elicitor)?;
     // Built once and cloned for each session or stateless request.
     let server = ConformanceServer::new(elicitor);
-    Ok(serve::serve(cli.server.listen()?, move || server.clone()).await?)
+    Ok(serve::serve(listen, move || server.clone()).await?)
 }

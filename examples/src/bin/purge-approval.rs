@@ -52,7 +52,8 @@ async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
         .into());
     }
     let elicitor = cli.server.elicitor().await?;
+    let listen = cli.server.listen(&elicitor)?;
     // Built once and cloned for each session or stateless request.
     let server = PurgeServer::new(elicitor, cli.root.clone());
-    Ok(serve::serve(cli.server.listen()?, move || server.clone()).await?)
+    Ok(serve::serve(listen, move || server.clone()).await?)
 }

@@ -41,6 +41,7 @@ struct Cli {
 async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     let cli = Cli::parse();
     let elicitor = cli.server.elicitor().await?;
+    let listen = cli.server.listen(&elicitor)?;
     let cinema = Cinema::demo_from(cli.today.unwrap_or_else(clock::today));
     // With --redis, the seats too live in Redis: replicas never sell one seat twice.
     let inventory = match &cli.server.redis {
@@ -59,5 +60,5 @@ async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     // inventory.
     let server = TicketServer::with_inventory(elicitor, inventory);
     let make = move || server.clone();
-    Ok(serve::serve(cli.server.listen()?, make).await?)
+    Ok(serve::serve(listen, make).await?)
 }

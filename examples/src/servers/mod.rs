@@ -61,6 +61,25 @@ pub struct ServerArgs {
     /// (default 32,1024).
     #[arg(long, value_name = "PER,TOTAL", value_parser = parse_task_limits)]
     pub task_limits: Option<(usize, usize)>,
+    /// Ask on web pages served by this server where the client shows no forms (by URL
+    /// mode, or by a link in the tool result for a client with no elicitation): with
+    /// --http at http://ADDR/elicit/p/, on stdio at a loopback listener of its own.
+    #[arg(long)]
+    pub pages: bool,
+    /// With --pages: where browsers reach the pages, when not at the server's own address
+    /// (behind a reverse proxy), e.g. https://mcp.example.com/elicit/p/.
+    #[arg(long, value_name = "URL", requires = "pages")]
+    pub pages_url: Option<String>,
+    /// With --pages on stdio: the loopback port of the pages (default: one the system
+    /// chooses, printed on stderr).
+    #[arg(long, value_name = "PORT", requires = "pages")]
+    pub pages_port: Option<u16>,
+    /// With --pages: also ask a consent (an approval) by a link in the tool result, for
+    /// a client with no elicitation. RISK: the model reads that link as well as the
+    /// person, and a model that can open web pages could approve on the person's behalf.
+    /// Use it only where the model has no tool that opens web pages.
+    #[arg(long, requires = "pages")]
+    pub consent_by_link: bool,
 }
 
 /// `--task-limits PER,TOTAL`.
@@ -85,24 +104,56 @@ impl ServerArgs {
         if let Some((per_principal, total)) = self.task_limits {
             tasks = tasks.with_limits(per_principal, total);
         }
-        Ok(match &self.redis {
+        let mut pages =
+            elicit_core::engine::Pages::new(self.pages_url.clone().unwrap_or_else(|| {
+                format!(
+                    "http://{}/elicit/p/",
+                    self.http
+                        .map_or_else(|| "127.0.0.1".to_owned(), |addr| addr.to_string(),)
+                )
+            }))
+            .consent_by_link(self.consent_by_link);
+        let elicitor = match &self.redis {
             Some(url) => {
                 let store = elicit_core::store::RedisStore::connect(url)
                     .await
                     .map_err(|e| format!("--redis {}: {e}", serve::redacted(url)))?;
+                // Pages too: a page asked on one replica is answered on any.
+                pages = pages.with_store(store.clone());
                 // Tasks too live in Redis: any replica answers for them.
                 elicitor
                     .with_tasks(tasks.with_task_store(store.clone()))
                     .with_redeem_store(store)
             }
             None => elicitor.with_tasks(tasks),
-        })
+        };
+        if !self.pages {
+            return Ok(elicitor);
+        }
+        if self.http.is_some() || self.pages_url.is_some() {
+            return Ok(elicitor.with_pages(pages));
+        }
+        let elicitor = elicitor
+            .with_local_pages(pages, self.pages_port.unwrap_or(0))
+            .await
+            .map_err(|e| format!("--pages: cannot listen on loopback: {e}"))?;
+        if let Some(pages) = elicitor.pages() {
+            eprintln!("pages served at {}", pages.base());
+        }
+        Ok(elicitor)
     }
 
-    /// Where to listen; an unreadable or malformed `--auth-token-file` is an error.
-    pub fn listen(&self) -> Result<serve::Listen, String> {
+    /// Where to listen (with `elicitor`'s pages on the HTTP router); an unreadable or
+    /// malformed `--auth-token-file` is an error.
+    pub fn listen(&self, elicitor: &elicit_rmcp::Elicitor) -> Result<serve::Listen, String> {
         Ok(match self.http {
-            Some(addr) => serve::Listen::Http(addr, Box::new(self.http_options()?)),
+            Some(addr) => {
+                let mut options = self.http_options()?;
+                if let Some(pages) = elicitor.pages() {
+                    options = options.pages(pages.clone());
+                }
+                serve::Listen::Http(addr, Box::new(options))
+            }
             None => serve::Listen::Stdio,
         })
     }

@@ -1,0 +1,105 @@
+//! The example servers' forms answered on their own web pages (`--pages`, served on a
+//! loopback listener of a stdio server), driven by the official MCP Python SDK client in
+//! both eras: by URL mode (a client that takes only URL mode, with the completion
+//! notification on 2025-11-25), and by links in the tool result (a client with no
+//! elicitation, the tool called again until it answers). The person's side opens each
+//! page and posts what the page's form would. (How the SDK is found:
+//! `elicit_examples::python_sdk`.)
+
+use elicit_examples::python_sdk::drive_pages;
+use serde_json::{Value, json};
+
+/// The ticket wizard's pages: a day; a seat not offered (refused beside its field), then
+/// one that is; snacks; a size.
+fn ticket_pages() -> Value {
+    json!([
+        "f.date=2025-02-03&action=accept",
+        ["f.seat=Z9&action=accept", "f.seat=B4&action=accept"],
+        "s.popcorn=1&f.popcorn=true&f.drink=cola&action=accept",
+        "f.size=Large&action=accept",
+    ])
+}
+
+fn book(era: &str, client: &str) -> Option<Value> {
+    let server = [
+        env!("CARGO_BIN_EXE_ticket-booking"),
+        "--pages",
+        "--today",
+        "2025-01-31",
+    ];
+    drive_pages(
+        &server,
+        era,
+        client,
+        "book_tickets",
+        &json!({}),
+        &ticket_pages(),
+    )
+}
+
+fn check_booked(era: &str, client: &str, out: &Value) {
+    assert_eq!(
+        out["text"], "Booked seat B4 on 2025-02-03 with large popcorn and cola.",
+        "{era} {client}: {out}"
+    );
+    // Every page opened (200); the seat not offered refused (422), then taken.
+    assert_eq!(
+        out["statuses"],
+        json!([[200, 200], [200, 422, 200], [200, 200], [200, 200]]),
+        "{era} {client}: {out}"
+    );
+    let asked = out["asked"].as_array().unwrap();
+    assert_eq!(asked.len(), 4, "{era} {client}: {out}");
+    assert!(
+        asked[1]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Pick a seat for 2025-02-03")
+    );
+}
+
+#[test]
+fn the_ticket_wizard_books_on_pages_by_url_mode_pushed() {
+    let Some(out) = book("legacy", "url") else {
+        return;
+    };
+    check_booked("legacy", "url", &out);
+    // Each page's completion announced under the id its link was sent with.
+    let ids: Vec<&Value> = out["asked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| &a["elicitationId"])
+        .collect();
+    assert_eq!(
+        out["completed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .collect::<Vec<_>>(),
+        ids,
+        "{out}"
+    );
+}
+
+#[test]
+fn the_ticket_wizard_books_on_pages_by_url_mode_in_rounds() {
+    let Some(out) = book("2026-07-28", "url") else {
+        return;
+    };
+    check_booked("2026-07-28", "url", &out);
+    assert_eq!(out["completed"], json!([]), "{out}");
+}
+
+#[test]
+fn the_ticket_wizard_books_through_links_without_elicitation() {
+    for era in ["legacy", "2026-07-28"] {
+        let Some(out) = book(era, "none") else { return };
+        check_booked(era, "none", &out);
+        let first = out["asked"][0]["message"].as_str().unwrap();
+        assert!(
+            first.contains("do not open it or answer it yourself"),
+            "{first}"
+        );
+    }
+}
