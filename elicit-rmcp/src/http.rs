@@ -497,6 +497,22 @@ where
 {
     options.check_bind(addr)?;
     let listener = TcpListener::bind(addr).await?;
+    serve_listener(listener, make, options).await
+}
+
+/// [`serve`] on a listener the caller bound (and checked with
+/// [`HttpOptions::check_bind`]): for a server that needs its address before it serves,
+/// such as the address of its pages ([`HttpOptions::pages`]). Says on stderr what
+/// [`serve`] says.
+pub async fn serve_listener<S, F>(
+    listener: TcpListener,
+    make: F,
+    options: HttpOptions,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
     let local = listener.local_addr()?;
     if !local.ip().is_loopback() {
         if options.tokens.is_empty() {

@@ -30,8 +30,7 @@ struct Cli {
 #[tokio::main]
 async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     let cli = Cli::parse();
-    let elicitor = cli.server.elicitor().await?;
-    let listen = cli.server.listen(&elicitor)?;
+    let (elicitor, listen) = cli.server.open().await?;
     let inventory = Arc::new(Mutex::new(Inventory::demo_from(
         cli.today.unwrap_or_else(clock::today),
     )));

@@ -28,8 +28,8 @@ async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     // first call, before any question was asked, and expects a complete result: only
     // this harness server reads such answers.
     // Its tasks are kept in the elicitor, shared by every handler.
-    let elicitor = cli.server.elicitor().await?.with_first_round_answers(true);
-    let listen = cli.server.listen(&elicitor)?;
+    let (elicitor, listen) = cli.server.open().await?;
+    let elicitor = elicitor.with_first_round_answers(true);
     // Built once and cloned for each session or stateless request.
     let server = ConformanceServer::new(elicitor);
     Ok(serve::serve(listen, move || server.clone()).await?)

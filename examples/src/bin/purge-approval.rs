@@ -51,8 +51,7 @@ async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
         )
         .into());
     }
-    let elicitor = cli.server.elicitor().await?;
-    let listen = cli.server.listen(&elicitor)?;
+    let (elicitor, listen) = cli.server.open().await?;
     // Built once and cloned for each session or stateless request.
     let server = PurgeServer::new(elicitor, cli.root.clone());
     Ok(serve::serve(listen, move || server.clone()).await?)

@@ -40,8 +40,7 @@ struct Cli {
 #[tokio::main]
 async fn main() -> Result<(), elicit_examples::servers::serve::Failure> {
     let cli = Cli::parse();
-    let elicitor = cli.server.elicitor().await?;
-    let listen = cli.server.listen(&elicitor)?;
+    let (elicitor, listen) = cli.server.open().await?;
     let cinema = Cinema::demo_from(cli.today.unwrap_or_else(clock::today));
     // With --redis, the seats too live in Redis: replicas never sell one seat twice.
     let inventory = match &cli.server.redis {

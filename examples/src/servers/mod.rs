@@ -94,9 +94,35 @@ fn parse_task_limits(text: &str) -> Result<(usize, usize), String> {
 }
 
 impl ServerArgs {
+    /// The server's `Elicitor` and where it listens: with `--http`, the address checked
+    /// (`--allow-remote`) and bound first, so that the pages (`--pages`) know it.
+    pub async fn open(&self) -> Result<(elicit_rmcp::Elicitor, serve::Listen), String> {
+        let Some(addr) = self.http else {
+            return Ok((self.elicitor(None).await?, serve::Listen::Stdio));
+        };
+        let mut options = self.http_options()?;
+        options.check_bind(addr).map_err(|e| e.to_string())?;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let bound = listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let elicitor = self.elicitor(Some(bound)).await?;
+        if let Some(pages) = elicitor.pages() {
+            options = options.pages(pages.clone());
+        }
+        Ok((elicitor, serve::Listen::Http(listener, Box::new(options))))
+    }
+
     /// The server's `Elicitor`: the sealing keys of `--key-file` (or `$ELICIT_KEYS`, or
-    /// a random key), single use recorded in `--redis` (or in memory).
-    pub async fn elicitor(&self) -> Result<elicit_rmcp::Elicitor, String> {
+    /// a random key), single use, tasks and pages recorded in `--redis` (or in memory);
+    /// with `--pages`, its pages at `--pages-url`, or at the HTTP server's `bound`
+    /// address, or on a loopback listener of their own (stdio).
+    async fn elicitor(
+        &self,
+        bound: Option<std::net::SocketAddr>,
+    ) -> Result<elicit_rmcp::Elicitor, String> {
         // One store of tasks for every handler of the server (a stateless server makes
         // one per request; the elicitor's clones share it).
         let elicitor = elicit_rmcp::Elicitor::new(serve::keyring(self.key_file.as_deref())?);
@@ -104,15 +130,12 @@ impl ServerArgs {
         if let Some((per_principal, total)) = self.task_limits {
             tasks = tasks.with_limits(per_principal, total);
         }
-        let mut pages =
-            elicit_core::engine::Pages::new(self.pages_url.clone().unwrap_or_else(|| {
-                format!(
-                    "http://{}/elicit/p/",
-                    self.http
-                        .map_or_else(|| "127.0.0.1".to_owned(), |addr| addr.to_string(),)
-                )
-            }))
-            .consent_by_link(self.consent_by_link);
+        let base = match (&self.pages_url, bound) {
+            (Some(url), _) => url.clone(),
+            (None, Some(addr)) => format!("http://{addr}/elicit/p/"),
+            (None, None) => "http://127.0.0.1/elicit/p/".to_owned(),
+        };
+        let mut pages = elicit_core::engine::Pages::new(base).consent_by_link(self.consent_by_link);
         let elicitor = match &self.redis {
             Some(url) => {
                 let store = elicit_core::store::RedisStore::connect(url)
@@ -130,7 +153,7 @@ impl ServerArgs {
         if !self.pages {
             return Ok(elicitor);
         }
-        if self.http.is_some() || self.pages_url.is_some() {
+        if bound.is_some() || self.pages_url.is_some() {
             return Ok(elicitor.with_pages(pages));
         }
         let elicitor = elicitor
@@ -141,21 +164,6 @@ impl ServerArgs {
             eprintln!("pages served at {}", pages.base());
         }
         Ok(elicitor)
-    }
-
-    /// Where to listen (with `elicitor`'s pages on the HTTP router); an unreadable or
-    /// malformed `--auth-token-file` is an error.
-    pub fn listen(&self, elicitor: &elicit_rmcp::Elicitor) -> Result<serve::Listen, String> {
-        Ok(match self.http {
-            Some(addr) => {
-                let mut options = self.http_options()?;
-                if let Some(pages) = elicitor.pages() {
-                    options = options.pages(pages.clone());
-                }
-                serve::Listen::Http(addr, Box::new(options))
-            }
-            None => serve::Listen::Stdio,
-        })
     }
 
     /// The HTTP options of the flags: the library's defaults, plus the hosts and

@@ -16,12 +16,13 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 pub const KEYS_ENV: &str = "ELICIT_KEYS";
 
 /// Where the server listens.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Listen {
     /// MCP over stdin/stdout.
     Stdio,
-    /// Streamable HTTP at `http://ADDR/mcp`, served as the options say.
-    Http(SocketAddr, Box<HttpOptions>),
+    /// Streamable HTTP at `http://ADDR/mcp` on this bound listener, served as the
+    /// options say.
+    Http(tokio::net::TcpListener, Box<HttpOptions>),
 }
 
 /// A failure of an example program, shown as its message when `main` returns it
@@ -182,8 +183,8 @@ where
             let running = make().serve(rmcp::transport::stdio()).await?;
             running.waiting().await?;
         }
-        Listen::Http(addr, options) => {
-            if let Err(e) = http::serve(addr, make, *options).await {
+        Listen::Http(listener, options) => {
+            if let Err(e) = http::serve_listener(listener, make, *options).await {
                 return Err(e.to_string().into());
             }
         }
