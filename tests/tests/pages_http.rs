@@ -4,7 +4,9 @@
 //! only; the tool asks its approval on a page and waits, while the test sends the page
 //! hand-written requests (see `support/served.rs`).
 //!
-//! What no page may take: an answer posted from another origin (403), any request to
+//! What no page may take: an answer posted from another origin (403: a browser posts
+//! the page's own form with `Origin: null` and `Sec-Fetch-Site: same-origin`, another
+//! site's page with another origin, or `null` and `cross-site`), any request to
 //! another `Host` (403), a body over 1 MiB (413), a body with fields the form lacks,
 //! missing or of the wrong type (422, the form again), an unknown or forged link (404),
 //! and, with a visitor hook, a visitor without an identity (401) or another person
@@ -68,24 +70,61 @@ fn an_answer_posted_from_another_origin_is_refused_and_nothing_is_taken() {
     let logs = Logs::new("http-origin");
     let (served, calling, path) = purging(&logs, Setup::new());
     let port = served.addr().port();
-    for origin in [
-        "https://evil.example".to_owned(),
-        "null".to_owned(),
+    let own = served.origin();
+    let localhost = format!("http://localhost:{port}");
+    let other_port = format!("http://127.0.0.1:{}", if port == 1 { 2 } else { port - 1 });
+    // The `Origin` and `Sec-Fetch-Site` of each post (`None`: not sent).
+    for (origin, site) in [
+        (Some("https://evil.example"), None),
+        (Some("https://evil.example"), Some("cross-site")),
         // A page of this machine, but not this server's own: `localhost` is another
         // origin than `127.0.0.1`, as is another port.
-        format!("http://localhost:{port}"),
-        format!("http://127.0.0.1:{}", if port == 1 { 2 } else { port - 1 }),
+        (Some(localhost.as_str()), None),
+        (Some(localhost.as_str()), Some("same-site")),
+        (Some(other_port.as_str()), None),
+        // `null`: what a sandboxed frame or a page with no referrer sends, from any
+        // site; taken only with the browser's word that it is the page's own.
+        (Some("null"), None),
+        (Some("null"), Some("cross-site")),
+        (Some("null"), Some("none")),
+        (None, Some("cross-site")),
+        // The browser's word and the origin it names disagree.
+        (Some(own.as_str()), Some("cross-site")),
+        (Some("https://evil.example"), Some("same-origin")),
     ] {
-        let refused = served.post_from(Some(&origin), &path, &[], APPROVED);
-        assert_eq!(refused.status, 403, "{origin}: {}", refused.body);
+        let headers: Vec<(&str, &str)> = site.map(|s| ("Sec-Fetch-Site", s)).into_iter().collect();
+        let refused = served.post_from(origin, &path, &headers, APPROVED);
+        let what = format!("Origin {origin:?}, Sec-Fetch-Site {site:?}");
+        assert_eq!(refused.status, 403, "{what}: {}", refused.body);
         assert!(
             refused.body.contains("must be posted from the page itself"),
-            "{origin}: {}",
+            "{what}: {}",
             refused.body
         );
         still_open(&served, &calling, &logs, &path);
     }
+    // Posted as a browser posts the page's own form (`Origin: null`, `Sec-Fetch-Site:
+    // same-origin`): taken.
     approve(&served, calling, &logs, &path);
+}
+
+#[test]
+fn an_answer_from_the_page_s_own_origin_or_from_no_browser_is_taken() {
+    for (name, origin, site) in [
+        ("http-own-origin", true, Some("same-origin")),
+        ("http-own-origin-only", true, None),
+        ("http-no-browser", false, None),
+    ] {
+        let logs = Logs::new(name);
+        let (served, calling, path) = purging(&logs, Setup::new());
+        let own = served.origin();
+        let headers: Vec<(&str, &str)> = site.map(|s| ("Sec-Fetch-Site", s)).into_iter().collect();
+        let origin = origin.then_some(own.as_str());
+        let done = served.post_from(origin, &path, &headers, APPROVED);
+        assert_eq!(done.status, 200, "{name}: {}", done.body);
+        assert_eq!(calling.text(), DELETED, "{name}");
+        assert_eq!(logs.count("demo-repo"), 2, "{name}");
+    }
 }
 
 #[test]

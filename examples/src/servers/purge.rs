@@ -169,7 +169,8 @@ impl PurgeServer {
         // On a page where the client shows no forms, but only by URL mode: a link in the
         // tool result is read by the model too, which could open it and approve the
         // purge itself.
-        if !s.peer().supports("form") && !(self.pages && s.peer().supports("url")) {
+        let on_page = self.pages && s.peer().supports("url");
+        if !(s.peer().supports("form") || on_page) {
             return Ok(text(format!(
                 "[BLOCKED] this client cannot show the approval form; nothing deleted from {target}"
             )));

@@ -261,10 +261,13 @@ impl Served {
         self.request(&head, b"")
     }
 
-    /// `POST path` of a form's `body` as a browser on the page sends it: `Host` the
-    /// server, `Origin` its own, then `headers`.
+    /// `POST path` of a form's `body` as a browser posts the page's own form (Chromium,
+    /// under the pages' `Referrer-Policy: no-referrer`): `Host` the server, `Origin:
+    /// null`, `Sec-Fetch-Site: same-origin`, then `headers`.
     pub fn post(&self, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
-        self.post_from(Some(&self.origin()), path, headers, body)
+        let mut all = vec![("Sec-Fetch-Site", "same-origin")];
+        all.extend_from_slice(headers);
+        self.post_from(Some("null"), path, &all, body)
     }
 
     /// `POST path` of a form's `body` with `Host` the server, `Origin: origin` (none:
