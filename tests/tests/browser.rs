@@ -1,51 +1,49 @@
-//! The web pages of `elicit_core::web` in a real browser: a headless Chromium (Debian
-//! package `chromium`) started by each test and driven over the DevTools protocol, on
-//! pages served by a small server of the test's own (below).
+//! The engine's web pages in a real browser, served for real: a headless Chromium
+//! (Debian package `chromium`) started by each test and driven over the DevTools
+//! protocol (`support/browser.rs`), on the pages of an rmcp MCP server served over
+//! Streamable HTTP on `127.0.0.1:0` with the pages on its own router
+//! (`HttpOptions::pages`, at `http://127.0.0.1:PORT/elicit/p/ID`), called by a real MCP
+//! client over HTTP that speaks 2025-11-25 and takes URL mode only (`support/served.rs`).
+//! Each page the browser opens is the one the engine created for a tool call and sent
+//! the client as its URL-mode link; each tool result shows what was typed in the
+//! browser.
 //!
-//! The purge approval and the ticket wizard are completed by clicking and typing, and
-//! the purge by the keyboard alone; on each page an invalid answer is shown beside its
+//! The purge approval (`purge-approval`) and the ticket wizard (`ticket-booking`, page
+//! after page) are completed by clicking and typing, and the purge by the keyboard
+//! alone; the purge deletes the logs only then. An invalid answer is shown beside its
 //! field, with what was typed kept, then corrected; decline and cancel work with
-//! required fields empty; an expired and a used link show the closed page. Every kind
-//! of page passes axe-core's WCAG 2.x A and AA rules with no serious or critical
-//! violation.
+//! required fields empty, and the tool says so; an expired link, a link answered in
+//! another tab and a used one show the closed page. A form with every kind of field is
+//! asked by a tool of the test's own. Every kind of page (the form, refused, answered,
+//! declined, cancelled, closed, and for someone else) passes axe-core's WCAG 2.x A and
+//! AA rules with no serious or critical violation, and the audit finds what is wrong
+//! with a broken page.
+//!
+//! Hostile requests to the pages (another origin, another host, too large, malformed,
+//! forged links, another visitor) need no browser: `pages_http.rs`.
 //!
 //! Without Chromium (or axe-core, `npm ci --prefix tests/browser`) the tests say so and
 //! pass on a developer machine; under CI (`CI` or `ELICIT_REQUIRE_BROWSER` set; `.ci/run`
 //! sets the latter after installing both) they fail instead of skipping.
 
-mod support {
-    pub mod browser;
-}
+use std::time::Duration;
 
-use std::collections::HashMap;
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use elicit_core::__private::testing::{Flow, Poll, Step};
-use elicit_core::web::{self, Page, Submission, View};
-use elicit_core::wizard::{Outcome, Prepared, PreparedForm};
-use elicit_core::{Action, Elicit, Form, Revision};
-use elicit_examples::forms::{PurgeApproval, Size, Topping};
-use elicit_examples::ticket::{Cinema, Drink, TicketOrder};
+use elicit_core::{Elicit, Elicitation};
+use elicit_examples::forms::{Size, Topping};
+use elicit_rmcp::Elicitor;
+use rmcp::model::{CallToolResult, ContentBlock};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use support::browser::{Audit, Axe, Browser, Key};
 
-/// The name the pages give as the server that asks.
-const SERVER: &str = "Log keeper";
+#[path = "support/browser.rs"]
+mod browser;
+#[path = "support/served.rs"]
+mod served;
+mod support;
 
-/// What the purge approval asks (the purge tool's message, shortened).
-const PURGE_MESSAGE: &str = "About to permanently delete logs/: 3 objects. This cannot be undone. Please review.\n\n- app-2024-01.log\n- app-2024-02.log\n- app-2024-03.log";
+use browser::{Audit, Axe, Browser, Key};
+use served::{Served, Setup, path_of};
+use support::{Logs, OneTool, PURGE, demo_purge, ticket_server};
 
 /// A day of the week, a single select of seven options: a list, not radios.
 #[derive(Debug, Clone, Copy, Elicit, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -70,7 +68,7 @@ enum Weekday {
 /// number with bounds, a checkbox, selects with titled options (radios and a list), a
 /// multi-select with counts, optional fields.
 #[derive(Debug, Elicit, Deserialize)]
-#[allow(dead_code)] // Read through the browser, not in Rust.
+#[allow(dead_code)] // Read back only through `Debug`, in the tool result.
 struct AllKinds {
     /// As it should be printed on the badge.
     #[elicit(title = "Name", min_length = 2, max_length = 40)]
@@ -102,376 +100,86 @@ struct AllKinds {
     note: Option<String>,
 }
 
-// ---------------------------------------------------------------------------------
-// The test server: each page behind a one-time link, `/e/TOKEN`.
-// ---------------------------------------------------------------------------------
-
-/// What a link shows.
-enum Target {
-    /// A form on its own.
-    Form {
-        /// Which form, in the answers recorded.
-        name: &'static str,
-        message: String,
-        form: PreparedForm,
-    },
-    /// A step of the ticket wizard; its answer goes to the flow.
-    Step {
-        wizard: Arc<Mutex<Ticket>>,
-        step: Step,
-    },
-}
-
-impl Target {
-    fn form(&self) -> &Form {
-        match self {
-            Target::Form { form, .. } => form.form(),
-            Target::Step { step, .. } => step.form(),
-        }
-    }
-
-    fn message(&self) -> &str {
-        match self {
-            Target::Form { message, .. } => message,
-            Target::Step { step, .. } => step.message(),
-        }
-    }
-
-    fn name(&self) -> &str {
-        match self {
-            Target::Form { name, .. } => name,
-            Target::Step { step, .. } => step.id.name,
-        }
-    }
-}
-
-/// A ticket wizard in progress.
-struct Ticket {
-    flow: Flow<TicketOrder>,
-    cinema: Cinema,
-}
-
-/// A one-time link: usable until answered (accepted, declined or cancelled) or until it
-/// expires; an answer that is refused leaves it open.
-struct Link {
-    target: Target,
-    expires: Instant,
-    used: bool,
-}
-
-/// One answer the server took, as the page's reader gave it.
-#[derive(Clone, Debug, PartialEq)]
-struct Answered {
-    /// The form's name, or the wizard step's.
-    page: String,
-    action: Action,
-    content: Option<Value>,
-}
-
-#[derive(Default)]
-struct Shared {
-    links: Mutex<HashMap<String, Link>>,
-    answers: Mutex<Vec<Answered>>,
-    outcomes: Mutex<Vec<Outcome<TicketOrder>>>,
-    issued: AtomicU64,
-}
-
-impl Shared {
-    /// A new link to `target`, open for `ttl`; its path.
-    fn issue(&self, target: Target, ttl: Duration) -> String {
-        let n = self.issued.fetch_add(1, Ordering::Relaxed);
-        // Unguessable enough for a test: a random key of the standard library's hasher.
-        let random = RandomState::new().build_hasher().finish();
-        let token = format!("{n}-{random:016x}");
-        let link = Link {
-            target,
-            expires: Instant::now() + ttl,
-            used: false,
-        };
-        self.links.lock().unwrap().insert(token.clone(), link);
-        format!("/e/{token}")
-    }
-}
-
-/// How long a link stays open unless a test says otherwise.
-const TTL: Duration = Duration::from_secs(600);
-
-/// The server, on 127.0.0.1 and a free port, in a thread of its own; stopped on drop.
-struct Server {
-    address: SocketAddr,
-    shared: Arc<Shared>,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Server {
-    fn start() -> Server {
-        let shared = Arc::new(Shared::default());
-        let app = Router::new()
-            .route("/e/{token}", get(show).post(answer))
-            .with_state(Arc::clone(&shared));
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .expect("a port");
-        let address = listener.local_addr().expect("an address");
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            runtime.block_on(async move {
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async move {
-                        let _ = stopped.await;
-                    })
-                    .await
-                    .expect("the test server runs");
-            });
-        });
-        Server {
-            address,
-            shared,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.address)
-    }
-
-    /// A link to the purge approval as the purge tool shapes it: 30 days the default
-    /// and the least retention.
-    fn purge(&self) -> String {
-        self.purge_for(TTL)
-    }
-
-    fn purge_for(&self, ttl: Duration) -> String {
-        let form = Prepared::new()
-            .range("retention_days", 30, 3650)
-            .default_value("retention_days", 30)
-            .build(PurgeApproval::form())
-            .expect("the purge's form");
-        let target = Target::Form {
-            name: "purge",
-            message: PURGE_MESSAGE.to_owned(),
-            form,
-        };
-        self.url(&self.shared.issue(target, ttl))
-    }
-
-    /// A link to the form with every kind of field.
-    fn all_kinds(&self) -> String {
-        let form = Prepared::new().build(AllKinds::form()).expect("the form");
-        let target = Target::Form {
-            name: "all kinds",
-            message: "Tell us about your visit.".to_owned(),
-            form,
-        };
-        self.url(&self.shared.issue(target, TTL))
-    }
-
-    /// A link to the first step of a new ticket wizard in the demo cinema.
-    fn ticket(&self) -> String {
-        let mut ticket = Ticket {
-            flow: Flow::new(),
-            cinema: Cinema::demo(),
-        };
-        let Poll::Ask(step) = ticket
-            .flow
-            .poll(&ticket.cinema, Revision::V2025_11_25)
-            .expect("the wizard starts")
-        else {
-            panic!("the wizard asks nothing");
-        };
-        let target = Target::Step {
-            wizard: Arc::new(Mutex::new(ticket)),
-            step,
-        };
-        self.url(&self.shared.issue(target, TTL))
-    }
-
-    /// Marks the link at `url` used, as if answered in another tab.
-    fn use_up(&self, url: &str) {
-        let token = url.rsplit('/').next().expect("a token");
-        let mut links = self.shared.links.lock().unwrap();
-        links.get_mut(token).expect("a link").used = true;
-    }
-
-    /// Every answer taken so far.
-    fn answers(&self) -> Vec<Answered> {
-        self.shared.answers.lock().unwrap().clone()
-    }
-
-    /// Every wizard that ended, with how.
-    fn outcomes(&self) -> Vec<Outcome<TicketOrder>> {
-        std::mem::take(&mut *self.shared.outcomes.lock().unwrap())
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-/// A page with the headers every page is sent with.
-fn html(status: StatusCode, body: String) -> Response {
-    let mut response = (status, body).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        "text/html; charset=utf-8".parse().expect("a header"),
-    );
-    for (name, value) in web::HEADERS {
-        headers.insert(*name, value.parse().expect("a header"));
-    }
-    response
-}
-
-/// The page of a link, shown as it asks.
-fn page<'a>(target: &'a Target, post_to: &'a str) -> Page<'a> {
-    let mut page = Page::new(target.message(), post_to);
-    page.server = Some(SERVER);
-    if let Target::Step { .. } = target {
-        page.title = Some("Book a ticket");
-    }
-    page
-}
-
-/// The page for a link that is unknown, used or expired.
-fn closed() -> Response {
-    let page = Page::new("", "");
-    html(StatusCode::GONE, page.render(&View::Expired))
-}
-
-async fn show(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
-    let links = shared.links.lock().unwrap();
-    match links.get(&token) {
-        Some(link) if !link.used && Instant::now() < link.expires => {
-            let post_to = format!("/e/{token}");
-            let body = page(&link.target, &post_to).render(&View::Form(link.target.form()));
-            html(StatusCode::OK, body)
-        }
-        _ => closed(),
-    }
-}
-
-async fn answer(
-    State(shared): State<Arc<Shared>>,
-    Path(token): Path<String>,
-    body: Bytes,
-) -> Response {
-    let mut links = shared.links.lock().unwrap();
-    let Some(link) = links
-        .get_mut(&token)
-        .filter(|l| !l.used && Instant::now() < l.expires)
-    else {
-        return closed();
-    };
-    let form = link.target.form();
-    let (action, content) = match web::read(form, &body) {
-        Submission::Refused { entered, error } => {
-            let post_to = format!("/e/{token}");
-            let view = View::Refused {
-                form,
-                entered: &entered,
-                error: &error,
-            };
-            let body = page(&link.target, &post_to).render(&view);
-            return html(StatusCode::UNPROCESSABLE_ENTITY, body);
-        }
-        Submission::Accept(answer) => (Action::Accept, Some(answer)),
-        Submission::Decline => (Action::Decline, None),
-        Submission::Cancel => (Action::Cancel, None),
-        other => {
-            let body = format!("an unexpected submission: {other:?}");
-            return (StatusCode::INTERNAL_SERVER_ERROR, body).into_response();
-        }
-    };
-    link.used = true;
-    shared.answers.lock().unwrap().push(Answered {
-        page: link.target.name().to_owned(),
-        action,
-        content: content.clone(),
-    });
-    let Target::Step { wizard, .. } = &link.target else {
-        return html(
-            StatusCode::OK,
-            Page::new("", "").render(&View::Done(action)),
-        );
-    };
-    let wizard = Arc::clone(wizard);
-    let mut ticket = wizard.lock().unwrap();
-    let Ticket { flow, cinema } = &mut *ticket;
-    flow.answer(cinema, action, content)
-        .expect("the wizard takes the answer");
-    match flow
-        .poll(cinema, Revision::V2025_11_25)
-        .expect("the wizard goes on")
+/// The tool of the test's own, `visit`: asks [`AllKinds`] on a page, and answers with
+/// what came back.
+async fn visit(s: &mut elicit_rmcp::Session) -> elicit_rmcp::Asked<CallToolResult> {
+    let said = match s
+        .ask_on_page::<AllKinds>("Tell us about your visit.")
+        .await?
     {
-        Poll::Ask(step) => {
-            drop(links);
-            let next = shared.issue(
-                Target::Step {
-                    wizard: Arc::clone(&wizard),
-                    step,
-                },
-                TTL,
-            );
-            (StatusCode::SEE_OTHER, [(header::LOCATION, next)]).into_response()
-        }
-        Poll::Done(outcome) => {
-            shared.outcomes.lock().unwrap().push(outcome);
-            html(
-                StatusCode::OK,
-                Page::new("", "").render(&View::Done(action)),
-            )
-        }
-    }
+        Elicitation::Accept(visit) => format!("{visit:?}"),
+        Elicitation::Decline => "declined".to_owned(),
+        Elicitation::Cancel => "cancelled".to_owned(),
+    };
+    Ok(CallToolResult::success(vec![ContentBlock::text(said)]))
+}
+
+fn visit_server(elicitor: Elicitor) -> OneTool {
+    OneTool(elicitor, |s| Box::pin(visit(s)))
 }
 
 // ---------------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------------
 
-/// A browser and a server, or `None` when the test is skipped.
-fn start() -> Option<(Browser, Server)> {
-    let browser = Browser::for_test()?;
-    Some((browser, Server::start()))
+/// The page every link shows once it cannot be used.
+const CLOSED: &str = "This link can no longer be used";
+
+/// What the purge of demo-repo's logs older than 30 days says once approved by
+/// `approver` with the 30 days kept (4 of its 6 logs are older).
+fn deleted(approver: &str) -> String {
+    format!(
+        "[DELETED] demo-repo/logs (older than 30d), 4 objects, approved by {approver}, retention=30d"
+    )
 }
 
-/// The answer of the purge by "tick, e-mail, keep the defaults, submit".
-fn purge_answer(approver: &str) -> Answered {
-    Answered {
-        page: "purge".to_owned(),
-        action: Action::Accept,
-        content: Some(json!({"confirm": true, "approver": approver, "retention_days": 30})),
+/// A browser, and the purge server over fresh logs (named `name`), or `None` when the
+/// test is skipped.
+fn purge(name: &str) -> Option<(Browser, Logs, Served)> {
+    let browser = Browser::for_test()?;
+    let logs = Logs::new(name);
+    let served = Served::start(Setup::new(), |elicitor| logs.server_with(elicitor));
+    Some((browser, logs, served))
+}
+
+/// Waits until the client was told that the page of its `n`th question (from 1) was
+/// answered (`notifications/elicitation/complete` naming the link's elicitation).
+fn completion_announced(served: &Served, n: usize) {
+    let elicitation = served.asked(n)["elicitationId"].clone();
+    assert!(elicitation.is_string(), "{}", served.asked(n));
+    let announced = (
+        "notifications/elicitation/complete".to_owned(),
+        json!({"elicitationId": elicitation}),
+    );
+    let deadline = std::time::Instant::now() + served::ASK_LIMIT;
+    while !served.notified().contains(&announced) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not announced: {:?}",
+            served.notified()
+        );
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
-/// The closed page's heading.
-const CLOSED: &str = "This link can no longer be used";
-
 #[test]
-fn purge_by_clicking_and_typing() {
-    let Some((mut browser, server)) = start() else {
+fn purge_approved_by_clicking_and_typing() {
+    let Some((mut browser, logs, served)) = purge("browser-click") else {
         return;
     };
-    let link = server.purge();
+    let calling = served.call(PURGE, demo_purge(30));
+    let link = served.link(1);
     browser.goto(&link);
-    assert_eq!(browser.title(), format!("Please answer – {SERVER}"));
+    assert_eq!(browser.title(), "Please answer");
     let text = browser.text();
-    assert!(text.contains("About to permanently delete logs/"), "{text}");
-    assert!(text.contains("- app-2024-02.log"), "{text}");
-    // The default retention is filled in, the box unticked.
+    assert!(
+        text.contains("About to permanently delete demo-repo/logs (older than 30d): 4 objects."),
+        "{text}"
+    );
+    assert!(text.contains("app-045d.log, app-100d.log"), "{text}");
+    // The call's days are the default retention, the box unticked.
     assert_eq!(browser.value("#f2"), "30");
+    assert_eq!(browser.attribute("#f2", "min").as_deref(), Some("30"));
     assert!(!browser.checked("#f0"));
 
     browser.click("#f0");
@@ -480,23 +188,27 @@ fn purge_by_clicking_and_typing() {
     browser.type_text("ops@example.com");
     assert_eq!(browser.value("#f1"), "ops@example.com");
     browser.navigating(|b| b.click("button[value=accept]"));
-
     assert!(browser.text().contains("Your answer was sent."));
-    assert_eq!(server.answers(), [purge_answer("ops@example.com")]);
+
+    // The tool got what was typed, and deleted.
+    assert_eq!(calling.text(), deleted("ops@example.com"));
+    assert_eq!(logs.count("demo-repo"), 2);
+    completion_announced(&served, 1);
 
     // The link was used: opened again, it shows the closed page and takes nothing.
     browser.goto(&link);
     assert!(browser.text().contains(CLOSED), "{}", browser.text());
     assert!(!browser.exists("form"));
-    assert_eq!(server.answers().len(), 1);
+    assert_eq!(served.client().asked().len(), 1);
 }
 
 #[test]
 fn purge_by_keyboard_alone() {
-    let Some((mut browser, server)) = start() else {
+    let Some((mut browser, logs, served)) = purge("browser-keyboard") else {
         return;
     };
-    browser.goto(&server.purge());
+    let calling = served.call(PURGE, demo_purge(30));
+    browser.goto(&served.link(1));
     // Tab to the box and tick it with Space, Tab to the e-mail and type it (wrong at
     // first), Tab past the retention (its default kept), Enter to submit.
     browser.press(Key::Tab);
@@ -512,7 +224,7 @@ fn purge_by_keyboard_alone() {
 
     // Refused: the summary of problems has the focus (a screen reader reads it first);
     // Tab reaches its link to the field, Enter follows it to the field.
-    assert!(server.answers().is_empty());
+    assert!(!calling.ended(), "a refused answer ended the call");
     assert!(browser.has_focus(".summary"), "the summary is not focused");
     browser.press(Key::Tab);
     assert!(browser.has_focus(".summary a[href='#f1']"));
@@ -529,16 +241,17 @@ fn purge_by_keyboard_alone() {
     browser.navigating(|b| b.press(Key::Enter));
 
     assert!(browser.text().contains("Your answer was sent."));
-    assert_eq!(server.answers(), [purge_answer("ops.team@example.com")]);
+    assert_eq!(calling.text(), deleted("ops.team@example.com"));
+    assert_eq!(logs.count("demo-repo"), 2);
 }
 
 #[test]
 fn purge_refuses_a_bad_e_mail_beside_its_field_then_takes_it_corrected() {
-    let Some((mut browser, server)) = start() else {
+    let Some((mut browser, logs, served)) = purge("browser-refused") else {
         return;
     };
-    let link = server.purge();
-    browser.goto(&link);
+    let calling = served.call(PURGE, demo_purge(30));
+    browser.goto(&served.link(1));
     browser.click("#f0");
     // Two dots in a row: the browser's own check of an e-mail lets it through (its
     // pattern allows any dots before the @), the server's refuses it.
@@ -546,7 +259,8 @@ fn purge_refuses_a_bad_e_mail_beside_its_field_then_takes_it_corrected() {
     browser.type_text("ops..team@example.com");
     browser.navigating(|b| b.click("button[value=accept]"));
 
-    assert!(server.answers().is_empty(), "a refused answer was taken");
+    assert!(!calling.ended(), "a refused answer ended the call");
+    assert_eq!(logs.count("demo-repo"), 6);
     assert!(browser.title().starts_with("Error: "));
     // The problem beside its field, tied to it, the field marked; and in the summary.
     let error = browser.text_of("#f1-error");
@@ -578,80 +292,101 @@ fn purge_refuses_a_bad_e_mail_beside_its_field_then_takes_it_corrected() {
     browser.fill("#f1", "ops.team@example.com");
     browser.navigating(|b| b.click("button[value=accept]"));
     assert!(browser.text().contains("Your answer was sent."));
-    assert_eq!(server.answers(), [purge_answer("ops.team@example.com")]);
+    assert_eq!(calling.text(), deleted("ops.team@example.com"));
+    assert_eq!(logs.count("demo-repo"), 2);
 }
 
 #[test]
 fn decline_and_cancel_work_with_required_fields_empty() {
-    let Some((mut browser, server)) = start() else {
+    let Some((mut browser, logs, served)) = purge("browser-decline") else {
         return;
     };
-    for (button, said, action) in [
-        ("decline", "You declined to answer.", Action::Decline),
-        ("cancel", "You cancelled the request.", Action::Cancel),
-    ] {
-        browser.goto(&server.purge());
+    for (n, (button, shown, said)) in [
+        (
+            "decline",
+            "You declined to answer.",
+            "[BLOCKED] user declined; nothing deleted",
+        ),
+        (
+            "cancel",
+            "You cancelled the request.",
+            "[CANCELLED] user dismissed the dialog",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let calling = served.call(PURGE, demo_purge(30));
+        browser.goto(&served.link(n + 1));
         // The e-mail is required and empty: Submit would be stopped, these are not.
         assert_eq!(browser.value("#f1"), "");
         assert_eq!(browser.attribute("#f1", "required").as_deref(), Some(""));
         browser.navigating(|b| b.click(&format!("button[value={button}]")));
-        assert!(browser.text().contains(said), "{}", browser.text());
-        let last = server.answers().pop().expect("an answer");
-        assert_eq!(
-            last,
-            Answered {
-                page: "purge".to_owned(),
-                action,
-                content: None
-            }
-        );
+        assert!(browser.text().contains(shown), "{}", browser.text());
+        assert_eq!(calling.text(), said);
+        assert_eq!(logs.count("demo-repo"), 6);
     }
-    assert_eq!(server.answers().len(), 2);
 }
 
 #[test]
-fn expired_and_used_links_show_the_closed_page() {
-    let Some((mut browser, server)) = start() else {
+fn expired_answered_elsewhere_and_used_links_show_the_closed_page() {
+    let Some(mut browser) = Browser::for_test() else {
         return;
     };
-    // Expired before it is opened.
-    browser.goto(&server.purge_for(Duration::ZERO));
+    // Expired before it is opened: the call ended with the page (a second at most).
+    let logs = Logs::new("browser-expired");
+    let served = Served::start(Setup::new().ttl(Duration::from_secs(1)), |e| {
+        logs.server_with(e)
+    });
+    let calling = served.call(PURGE, demo_purge(30));
+    let link = served.link(1);
+    let error = calling.result().expect_err("the call ends with an error");
+    assert!(error.contains("expired"), "{error}");
+    browser.goto(&link);
     assert!(browser.text().contains(CLOSED), "{}", browser.text());
     assert_eq!(browser.title(), CLOSED);
     assert!(!browser.exists("form"));
+    drop(served);
 
-    // Answered elsewhere (another tab) while this page was open: its answer is not
-    // taken, the closed page is shown.
-    let link = server.purge();
+    let logs = Logs::new("browser-elsewhere");
+    let served = Served::start(Setup::new(), |e| logs.server_with(e));
+    // Declined in another tab while this page was open: the first answer is the one
+    // taken; this page's is not, and it shows the closed page.
+    let calling = served.call(PURGE, demo_purge(30));
+    let link = served.link(1);
     browser.goto(&link);
     browser.click("#f0");
     browser.click("#f1");
     browser.type_text("ops@example.com");
-    server.use_up(&link);
+    let elsewhere = served.post(&path_of(&link), &[], b"action=decline");
+    assert_eq!(elsewhere.status, 200, "{}", elsewhere.body);
+    assert_eq!(calling.text(), "[BLOCKED] user declined; nothing deleted");
     browser.navigating(|b| b.click("button[value=accept]"));
     assert!(browser.text().contains(CLOSED), "{}", browser.text());
-    assert!(server.answers().is_empty());
+    assert_eq!(logs.count("demo-repo"), 6);
 
     // Declined, then opened again with Back: the page is not kept (no-store), and the
     // link is used.
-    let link = server.purge();
+    let calling = served.call(PURGE, demo_purge(30));
+    let link = served.link(2);
     browser.goto(&link);
     browser.navigating(|b| b.click("button[value=decline]"));
+    assert_eq!(calling.text(), "[BLOCKED] user declined; nothing deleted");
     browser.navigating(|b| {
         b.eval("history.back()");
     });
     assert_eq!(browser.url(), link);
     assert!(browser.text().contains(CLOSED), "{}", browser.text());
-    assert_eq!(server.answers().len(), 1);
+    assert_eq!(logs.count("demo-repo"), 6);
 }
 
 #[test]
 fn ticket_wizard_completed_page_after_page() {
-    let Some((mut browser, server)) = start() else {
+    let Some(mut browser) = Browser::for_test() else {
         return;
     };
-    let first = server.ticket();
-    browser.goto(&first);
+    let served = Served::start(Setup::new(), ticket_server);
+    let calling = served.call("book_tickets", json!({}));
 
     // Each step: first sent with its required choice left empty (the browser's check
     // turned off, as a browser without one would send it): refused beside the field.
@@ -663,8 +398,14 @@ fn ticket_wizard_completed_page_after_page() {
         assert!(error.contains("an answer is required"), "{error}");
         assert!(browser.title().starts_with("Error: "));
     };
+    let answered = |browser: &mut Browser| {
+        browser.navigating(|b| b.click("button[value=accept]"));
+        assert!(browser.text().contains("Your answer was sent."));
+    };
 
     // 1. The date, among the days with seats.
+    let first = served.link(1);
+    browser.goto(&first);
     let text = browser.text();
     assert!(text.contains("Which day would you like to go?"), "{text}");
     assert!(
@@ -675,9 +416,10 @@ fn ticket_wizard_completed_page_after_page() {
     browser.click("label[for=f0-0]");
     assert_eq!(browser.value("#f0-0"), "2025-02-03");
     assert!(browser.checked("#f0-0"));
-    browser.navigating(|b| b.click("button[value=accept]"));
+    answered(&mut browser);
 
-    // 2. The seat, among that day's free seats.
+    // 2. The seat, among that day's free seats: the next page, sent to the client.
+    browser.goto(&served.link(2));
     let text = browser.text();
     assert!(text.contains("Pick a seat for 2025-02-03"), "{text}");
     for seat in ["A1", "A2", "B4"] {
@@ -685,9 +427,10 @@ fn ticket_wizard_completed_page_after_page() {
     }
     refuse_empty(&mut browser, "f0");
     browser.click("#f0-1");
-    browser.navigating(|b| b.click("button[value=accept]"));
+    answered(&mut browser);
 
     // 3. Snacks: popcorn and a cola.
+    browser.goto(&served.link(3));
     assert!(browser.text().contains("Anything to eat?"));
     assert!(browser.checked("#f1-none"), "no drink is chosen at first");
     // An option the page does not offer (the page changed, or a request made by hand)
@@ -703,46 +446,23 @@ fn ticket_wizard_completed_page_after_page() {
     );
     assert!(browser.checked("#f0"), "the box stays ticked");
     browser.click("label[for=f1-1]");
-    browser.navigating(|b| b.click("button[value=accept]"));
+    answered(&mut browser);
 
     // 4. The popcorn size, asked because popcorn was wanted.
+    browser.goto(&served.link(4));
     assert!(browser.text().contains("Which size?"));
     refuse_empty(&mut browser, "f0");
     browser.click("#f0-2");
-    browser.navigating(|b| b.click("button[value=accept]"));
-    assert!(browser.text().contains("Your answer was sent."));
+    answered(&mut browser);
 
-    let pages: Vec<(String, Option<Value>)> = server
-        .answers()
-        .into_iter()
-        .map(|a| {
-            assert_eq!(a.action, Action::Accept);
-            (a.page, a.content)
-        })
-        .collect();
     assert_eq!(
-        pages,
-        [
-            ("date".to_owned(), Some(json!({"date": "2025-02-03"}))),
-            ("seat".to_owned(), Some(json!({"seat": "A2"}))),
-            (
-                "snacks".to_owned(),
-                Some(json!({"popcorn": true, "drink": "cola"}))
-            ),
-            ("size".to_owned(), Some(json!({"size": "Large"}))),
-        ]
+        calling.text(),
+        "Booked seat A2 on 2025-02-03 with large popcorn and cola."
     );
-    match server.outcomes().as_slice() {
-        [Outcome::Completed(order)] => {
-            assert_eq!(order.date.date, "2025-02-03");
-            assert_eq!(order.seat.seat, "A2");
-            assert!(order.snacks.popcorn);
-            assert_eq!(order.snacks.drink, Some(Drink::Cola));
-            assert_eq!(order.size.as_ref().map(|s| s.size), Some(Size::Large));
-        }
-        other => panic!("the wizard ended so: {other:?}"),
+    assert_eq!(served.client().asked().len(), 4, "one page per step");
+    for step in 1..=4 {
+        completion_announced(&served, step);
     }
-
     // The first step's link was used.
     browser.goto(&first);
     assert!(browser.text().contains(CLOSED));
@@ -750,10 +470,12 @@ fn ticket_wizard_completed_page_after_page() {
 
 #[test]
 fn every_kind_of_field_refused_beside_itself_then_corrected() {
-    let Some((mut browser, server)) = start() else {
+    let Some(mut browser) = Browser::for_test() else {
         return;
     };
-    browser.goto(&server.all_kinds());
+    let served = Served::start(Setup::new(), visit_server);
+    let calling = served.call("visit", json!({}));
+    browser.goto(&served.link(1));
     browser.click("#f0");
     browser.type_text("Ada Lovelace");
     browser.click("#f1");
@@ -765,7 +487,7 @@ fn every_kind_of_field_refused_beside_itself_then_corrected() {
     browser.click("label[for=f10-0]");
     browser.navigating(|b| b.click("button[value=accept]"));
 
-    assert!(server.answers().is_empty());
+    assert!(!calling.ended(), "a refused answer ended the call");
     let error = browser.text_of("#f2-error");
     assert!(error.contains("not an absolute URI"), "{error}");
     assert_eq!(
@@ -779,19 +501,22 @@ fn every_kind_of_field_refused_beside_itself_then_corrected() {
     browser.fill("#f2", "https://example.com/ada");
     browser.navigating(|b| b.click("button[value=accept]"));
     assert!(browser.text().contains("Your answer was sent."));
-    let taken = server.answers().pop().expect("an answer").content;
-    assert_eq!(
-        taken,
-        Some(json!({
-            "name": "Ada Lovelace",
-            "email": "ada@example.com",
-            "homepage": "https://example.com/ada",
-            "guests": 2,
-            "newsletter": true,
-            "size": "Medium",
-            "toppings": ["butter"],
-        }))
-    );
+    // The tool's typed answer: what was typed, the defaults kept.
+    let expected = AllKinds {
+        name: "Ada Lovelace".to_owned(),
+        email: "ada@example.com".to_owned(),
+        homepage: Some("https://example.com/ada".to_owned()),
+        birthday: None,
+        arrival: None,
+        guests: 2,
+        budget: None,
+        newsletter: true,
+        size: Size::Medium,
+        weekday: None,
+        toppings: vec![Topping::Butter],
+        note: None,
+    };
+    assert_eq!(calling.text(), format!("{expected:?}"));
 }
 
 /// Audits the page shown, failing on any serious or critical violation; prints the
@@ -815,18 +540,30 @@ fn audit(browser: &mut Browser, axe: &Axe, what: &str) {
     }
 }
 
+/// Who the visitor is: the `who` cookie (the server's own sign-in, in a real server).
+fn visitor(headers: &axum::http::HeaderMap) -> Option<String> {
+    let cookies = headers.get(axum::http::header::COOKIE)?.to_str().ok()?;
+    cookies
+        .split(';')
+        .find_map(|c| c.trim().strip_prefix("who="))
+        .map(str::to_owned)
+}
+
 #[test]
 fn every_page_passes_the_accessibility_audit() {
     let Some(axe) = Axe::for_test() else {
         return;
     };
-    let Some((mut browser, server)) = start() else {
+    let Some((mut browser, _logs, served)) = purge("browser-audit") else {
         return;
     };
 
-    // The purge: fresh, refused, answered.
-    browser.goto(&server.purge());
+    // The purge: fresh, refused, answered, then closed.
+    let calling = served.call(PURGE, demo_purge(30));
+    let link = served.link(1);
+    browser.goto(&link);
     audit(&mut browser, &axe, "the purge approval");
+    browser.click("#f0");
     browser.click("#f1");
     browser.type_text("ops..team@example.com");
     browser.navigating(|b| b.click("button[value=accept]"));
@@ -836,10 +573,29 @@ fn every_page_passes_the_accessibility_audit() {
     browser.navigating(|b| b.click("button[value=accept]"));
     assert!(browser.text().contains("Your answer was sent."));
     audit(&mut browser, &axe, "the page after an answer");
+    assert_eq!(calling.text(), deleted("ops@example.com"));
+    browser.goto(&link);
+    assert!(browser.text().contains(CLOSED));
+    audit(&mut browser, &axe, "the closed page");
+
+    // Declined, cancelled (a purge of the logs left, those older than a day).
+    for (n, button, said) in [
+        (2, "decline", "[BLOCKED] user declined; nothing deleted"),
+        (3, "cancel", "[CANCELLED] user dismissed the dialog"),
+    ] {
+        let calling = served.call(PURGE, demo_purge(1));
+        browser.goto(&served.link(n));
+        browser.navigating(|b| b.click(&format!("button[value={button}]")));
+        audit(&mut browser, &axe, &format!("the page after {button}"));
+        assert_eq!(calling.text(), said);
+    }
+    drop(served);
 
     // Every kind of field: fresh, then refused on several fields at once (a required
     // text left empty, a bad e-mail, too few toppings).
-    browser.goto(&server.all_kinds());
+    let served = Served::start(Setup::new(), visit_server);
+    let calling = served.call("visit", json!({}));
+    browser.goto(&served.link(1));
     assert_eq!(
         browser.eval("document.querySelectorAll('select').length"),
         json!(1),
@@ -854,33 +610,57 @@ fn every_page_passes_the_accessibility_audit() {
         assert!(browser.exists(&format!("#{field}-error")), "{field}");
     }
     audit(&mut browser, &axe, "every kind of field, refused");
+    browser.navigating(|b| b.click("button[value=cancel]"));
+    assert_eq!(calling.text(), "cancelled");
+    drop(served);
 
     // The ticket wizard's pages.
-    browser.goto(&server.ticket());
+    let served = Served::start(Setup::new(), ticket_server);
+    let calling = served.call("book_tickets", json!({}));
+    browser.goto(&served.link(1));
     audit(&mut browser, &axe, "the wizard's date");
     browser.click("#f0-0");
     browser.navigating(|b| b.click("button[value=accept]"));
+    browser.goto(&served.link(2));
     audit(&mut browser, &axe, "the wizard's seat");
     browser.click("#f0-0");
     browser.navigating(|b| b.click("button[value=accept]"));
+    browser.goto(&served.link(3));
     audit(&mut browser, &axe, "the wizard's snacks");
     browser.click("#f0");
     browser.navigating(|b| b.click("button[value=accept]"));
+    browser.goto(&served.link(4));
     audit(&mut browser, &axe, "the wizard's size");
     browser.skip_browser_validation();
     browser.navigating(|b| b.click("button[value=accept]"));
     assert!(browser.exists("#f0-error"));
     audit(&mut browser, &axe, "the wizard's size, refused");
+    browser.click("#f0-0");
+    browser.navigating(|b| b.click("button[value=accept]"));
+    assert!(
+        calling.text().starts_with("Booked seat A1 on 2025-02-03"),
+        "the wizard ends"
+    );
+    drop(served);
 
-    // The closed pages: expired, declined, cancelled.
-    browser.goto(&server.purge_for(Duration::ZERO));
-    assert!(browser.text().contains(CLOSED));
-    audit(&mut browser, &axe, "the closed page");
-    for button in ["decline", "cancel"] {
-        browser.goto(&server.purge());
-        browser.navigating(|b| b.click(&format!("button[value={button}]")));
-        audit(&mut browser, &axe, &format!("the page after {button}"));
-    }
+    // A page opened by someone other than the person asked (the visitor hook).
+    let logs = Logs::new("browser-audit-visitor");
+    let options = elicit_rmcp::http::HttpOptions::default()
+        .bearer_token("alice-3q2+7wQx1m0Yl0a7bKc3dA8u", "alice")
+        .page_visitor(visitor);
+    let setup = Setup::new()
+        .options(options)
+        .token("alice-3q2+7wQx1m0Yl0a7bKc3dA8u");
+    let served = Served::start(setup, |e| logs.server_with(e));
+    let calling = served.call(PURGE, demo_purge(30));
+    let link = served.link(1);
+    browser.set_cookie(&link, "who", "bob");
+    browser.goto(&link);
+    assert!(browser.text().contains("This page is for someone else"));
+    assert!(!browser.exists("form"));
+    audit(&mut browser, &axe, "the page for someone else");
+    assert!(!calling.ended());
+    assert_eq!(logs.count("demo-repo"), 6);
 }
 
 /// The audit fails where it should: a page whose field lost its label, and whose text
@@ -890,10 +670,11 @@ fn the_audit_finds_what_is_wrong() {
     let Some(axe) = Axe::for_test() else {
         return;
     };
-    let Some((mut browser, server)) = start() else {
+    let Some((mut browser, _logs, served)) = purge("browser-audit-wrong") else {
         return;
     };
-    browser.goto(&server.purge());
+    let _calling = served.call(PURGE, demo_purge(30));
+    browser.goto(&served.link(1));
     browser.eval(
         "document.querySelector('label[for=f1]').remove();
          document.querySelector('.message').style.color = '#ddd';",

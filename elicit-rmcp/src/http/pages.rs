@@ -149,13 +149,27 @@ fn host_allowed(headers: &HeaderMap, hosts: &[String]) -> bool {
         .any(|allowed| allowed.eq_ignore_ascii_case(name))
 }
 
-/// Whether a posted answer comes from the page's own origin: its `Origin` is the
-/// server's (`scheme://` and the `Host` header), or absent (not a browser: nothing a
-/// web page of another site can send). A browser sends `Origin` with every POST.
+/// Whether a posted answer comes from the page's own origin.
+///
+/// A browser says so in `Sec-Fetch-Site` (which no page can set): it must be
+/// `same-origin`. Its `Origin`, when it is not `null`, must also be the server's
+/// (`scheme://` and the `Host` header). The pages are served with `Referrer-Policy:
+/// no-referrer` (`elicit_core::web::HEADERS`), under which a browser posts the page's
+/// own form with `Origin: null`: that is taken only with `Sec-Fetch-Site: same-origin`,
+/// as another site's page (a sandboxed frame, a page with the same policy) posts with
+/// `Origin: null` too. A request with neither header is not a browser's: nothing a web
+/// page of another site can send.
 fn same_origin(headers: &HeaderMap) -> bool {
+    let site = headers.get("sec-fetch-site");
+    if site.is_some_and(|site| site != "same-origin") {
+        return false;
+    }
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
+    if origin == "null" {
+        return site.is_some();
+    }
     let (Ok(origin), Some(host)) = (
         origin.to_str(),
         headers.get(header::HOST).and_then(|h| h.to_str().ok()),
@@ -191,4 +205,62 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
         HeaderValue::from_static("text/plain; charset=utf-8"),
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, HeaderValue::from_static("127.0.0.1:8080"));
+        for (name, value) in pairs {
+            headers.insert(*name, HeaderValue::from_static(value));
+        }
+        headers
+    }
+
+    #[test]
+    fn the_page_s_own_post_is_same_origin_as_browsers_send_it() {
+        // What Chromium sends for the page's form under `Referrer-Policy: no-referrer`.
+        let page = [("origin", "null"), ("sec-fetch-site", "same-origin")];
+        assert!(same_origin(&headers(&page)));
+        // Under a policy that keeps the origin, or from a browser without fetch metadata.
+        let own = [
+            ("origin", "http://127.0.0.1:8080"),
+            ("sec-fetch-site", "same-origin"),
+        ];
+        assert!(same_origin(&headers(&own)));
+        assert!(same_origin(&headers(&[(
+            "origin",
+            "http://127.0.0.1:8080"
+        )])));
+        // Not a browser.
+        assert!(same_origin(&headers(&[])));
+    }
+
+    #[test]
+    fn another_site_s_post_is_not() {
+        for refused in [
+            // Another site, by its origin or by the browser's word.
+            &[("origin", "https://evil.example")][..],
+            &[("origin", "http://localhost:8080")],
+            &[("origin", "http://127.0.0.1:8081")],
+            &[("origin", "null"), ("sec-fetch-site", "cross-site")],
+            &[("origin", "null"), ("sec-fetch-site", "same-site")],
+            &[("origin", "null"), ("sec-fetch-site", "none")],
+            &[("sec-fetch-site", "cross-site")],
+            // `null` without the browser's word that it is this page's own: a sandboxed
+            // frame or a page of another site with the same referrer policy.
+            &[("origin", "null")],
+            // The browser's word against the origin it names.
+            &[
+                ("origin", "https://evil.example"),
+                ("sec-fetch-site", "same-origin"),
+            ],
+            &[("origin", "127.0.0.1:8080")],
+        ] {
+            assert!(!same_origin(&headers(refused)), "{refused:?}");
+        }
+    }
 }

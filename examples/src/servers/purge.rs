@@ -1,7 +1,9 @@
 //! `purge-approval`: the tutorial's log purge. `purge_old_logs(repo, days, dry_run)`
 //! works on a real directory of `.log` files; a dry run only reports, a real purge first
 //! asks for approval (a box that must be ticked, the approver's e-mail, the retention
-//! days) and deletes only after an accept with the box ticked.
+//! days) and deletes only after an accept with the box ticked. Given an elicitor with
+//! pages (`Elicitor::with_pages`), it asks a client that shows no forms but takes URL
+//! mode on a web page; never by a link in the tool result, which the model reads too.
 //!
 //! Consent is exact: the approval lists the files (and, for a long list, a digest of
 //! all of them) and names the directory they are in by its identity (device and inode),
@@ -80,6 +82,9 @@ pub struct PurgeArgs {
 pub struct PurgeServer {
     tools: Tools<PurgeServer>,
     root: PathBuf,
+    /// The elicitor asks on web pages: a client without forms that takes URL mode still
+    /// approves.
+    pages: bool,
 }
 
 #[tool_router]
@@ -87,6 +92,7 @@ impl PurgeServer {
     /// A server over the repositories under `root` (one directory of `.log` files each).
     pub fn new(elicitor: Elicitor, root: PathBuf) -> PurgeServer {
         PurgeServer {
+            pages: elicitor.pages().is_some(),
             tools: Tools::new(elicitor, Self::tool_router()),
             root,
         }
@@ -160,7 +166,11 @@ impl PurgeServer {
                 "[NOTHING] no logs in {target}; nothing deleted"
             )));
         }
-        if !s.peer().supports("form") {
+        // On a page where the client shows no forms, but only by URL mode: a link in the
+        // tool result is read by the model too, which could open it and approve the
+        // purge itself.
+        let on_page = self.pages && s.peer().supports("url");
+        if !(s.peer().supports("form") || on_page) {
             return Ok(text(format!(
                 "[BLOCKED] this client cannot show the approval form; nothing deleted from {target}"
             )));

@@ -609,6 +609,20 @@ impl Browser {
         audit
     }
 
+    /// Sets the cookie `name=value` for `url`'s site, as the server's own sign-in would
+    /// have.
+    pub fn set_cookie(&mut self, url: &str, name: &str, value: &str) {
+        let set = self.call(
+            "Network.setCookie",
+            json!({"url": url, "name": name, "value": value}),
+        );
+        assert_ne!(
+            set["success"],
+            json!(false),
+            "the cookie {name} was not set"
+        );
+    }
+
     /// Disables the browser's own checks of the form (`novalidate`), as a browser that
     /// does not check forms would send it: to reach the server's checks with an answer
     /// no control on the page lets through (a required choice left empty).
