@@ -1,7 +1,8 @@
 //! `#[derive(Wizard)]`, a thin expander: the input becomes an `ast::Wizard` (its
 //! `#[wizard(..)]` and `#[step(..)]` parsed by `attr`), goes through `check`, and is
-//! turned into tokens here: the `Wizard` impl whose `Flow` asks the steps in order, and
-//! the `{Name}Progress` struct of the answers so far that the hooks see; or, when the
+//! turned into tokens here: the `Wizard` impl whose `Flow` asks the steps in order, the
+//! `{Name}Progress` struct of the answers so far that the hooks see, and the proof that
+//! no step has a secret field (steps are asked in form mode); or, when the
 //! input has errors, the errors and a stub impl that keeps uses of the type quiet.
 
 use proc_macro2::TokenStream;
@@ -91,11 +92,39 @@ fn expand(wizard: &Wizard) -> TokenStream {
     let names = Names::new(wizard);
     let progress = progress_struct(&names);
     let wizard_impl = wizard_impl(&names, last);
+    let plain = plain_steps(&names);
     quote! {
         #progress
 
         #wizard_impl
+
+        #(#plain)*
     }
+}
+
+/// Each step's form has no secret field: a wizard asks its steps in form mode, where MCP
+/// forbids secrets. The probe (see `__private::Probe`) fails at the step's type for a form
+/// with a secret, and says nothing of a type that is no form (which has its own error).
+fn plain_steps(names: &Names) -> Vec<TokenStream> {
+    let krate = names.krate;
+    names
+        .wizard
+        .steps
+        .iter()
+        .map(|s| {
+            let ty = s.ty;
+            quote_spanned! {ty.span()=>
+                const _: () = {
+                    #[allow(unused_imports)]
+                    use #krate::__private::{OtherProbe as _, PlainProbe as _, SecretProbe as _};
+                    #[allow(dead_code)]
+                    fn __plain_step() {
+                        (&&&#krate::__private::Probe::<#ty>::NEW).plain_step::<#ty>();
+                    }
+                };
+            }
+        })
+        .collect()
 }
 
 /// `{Name}Progress`: an optional field per step, the answer once given, all `None` by
