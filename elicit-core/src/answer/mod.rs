@@ -129,7 +129,7 @@ pub trait Elicit: DeserializeOwned {
 /// # Ok::<(), elicit_core::AnswerError>(())
 /// ```
 ///
-/// ```compile_fail
+/// ```compile_fail,E0277
 /// # use elicit_core::{Elicit, NoSecrets, SecretString};
 /// # #[derive(Elicit, serde::Deserialize)]
 /// # struct ApiKey { #[elicit(secret)] api_key: SecretString }
