@@ -7,8 +7,9 @@ use std::sync::Mutex;
 
 use elicit_core::engine::{AskError, Engine, Halt, Input, Peer, Question, Transport};
 use elicit_core::seal::Keyring;
+use elicit_core::wizard::Prepared;
 use elicit_core::{
-    AnswerError, Elicit, ExposeSecret, FieldKind, Form, FormError, NoSecrets, Revision,
+    AnswerError, Choice, Elicit, ExposeSecret, FieldKind, Form, FormError, NoSecrets, Revision,
     SecretString, Strictness,
 };
 use serde::Deserialize;
@@ -187,6 +188,37 @@ fn a_secret_built_at_run_time_is_text_without_a_default() {
     assert_eq!(
         Form::new(vec![user]).unwrap_err().to_string(),
         "field `userName`: a secret takes no default: it would be written into the page"
+    );
+}
+
+/// Changes for one call keep the flag, and cannot turn a secret into a select or give it
+/// a default.
+#[test]
+fn changes_for_one_call_keep_the_flag() {
+    let users = [Choice::owned("ada", None), Choice::owned("bob", None)];
+    let changed = Prepared::new()
+        .options("userName", users.clone())
+        .build(SignIn::form())
+        .expect("options for a plain text field");
+    let flags: Vec<bool> = changed.form().fields().iter().map(|f| f.secret).collect();
+    assert_eq!(flags, [false, true, true]);
+    assert!(changed.form().requested_schema(Revision::LATEST).is_err());
+
+    let refused = Prepared::new()
+        .options("password", users)
+        .build(SignIn::form())
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "field `password` is a secret: it takes no options, the person types it"
+    );
+    let refused = Prepared::new()
+        .default_value("password", "hunter2-hunter2")
+        .build(SignIn::form())
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "field `password`: a secret takes no default: it would be written into the page"
     );
 }
 
