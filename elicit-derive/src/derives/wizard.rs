@@ -98,33 +98,30 @@ fn expand(wizard: &Wizard) -> TokenStream {
 
         #wizard_impl
 
-        #(#plain)*
+        #plain
     }
 }
 
 /// Each step's form has no secret field: a wizard asks its steps in form mode, where MCP
-/// forbids secrets. The probe (see `__private::Probe`) fails at the step's type for a form
-/// with a secret, and says nothing of a type that is no form (which has its own error).
-fn plain_steps(names: &Names) -> Vec<TokenStream> {
+/// forbids secrets. Each step's probe (see `__private::Probe`) fails at its type for a
+/// form with a secret, and says nothing of a type that is no form (which has its own
+/// error); all in one function that is never called.
+fn plain_steps(names: &Names) -> TokenStream {
     let krate = names.krate;
-    names
-        .wizard
-        .steps
-        .iter()
-        .map(|s| {
-            let ty = s.ty;
-            quote_spanned! {ty.span()=>
-                const _: () = {
-                    #[allow(unused_imports)]
-                    use #krate::__private::{OtherProbe as _, PlainProbe as _, SecretProbe as _};
-                    #[allow(dead_code)]
-                    fn __plain_step() {
-                        (&&&#krate::__private::Probe::<#ty>::NEW).plain_step::<#ty>();
-                    }
-                };
+    let probes = names.wizard.steps.iter().map(|s| {
+        let ty = s.ty;
+        quote_spanned!(ty.span()=> (&&&#krate::__private::Probe::<#ty>::NEW).plain_step::<#ty>();)
+    });
+    quote! {
+        const _: () = {
+            #[allow(unused_imports)]
+            use #krate::__private::{OtherProbe as _, PlainProbe as _, SecretProbe as _};
+            #[allow(dead_code)]
+            fn __plain_steps() {
+                #(#probes)*
             }
-        })
-        .collect()
+        };
+    }
 }
 
 /// `{Name}Progress`: an optional field per step, the answer once given, all `None` by
