@@ -10,12 +10,12 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use elicit_benches::{Form5, Form20};
 use elicit_core::engine::{Engine, Halt, Peer, Question};
 use elicit_core::seal::{Binding, Keyring};
-use elicit_core::{Elicit, Revision};
+use elicit_core::{Elicit, NoSecrets, Revision};
 use rmcp::model::InputRequest;
 use serde_json::json;
 
 /// The engine's question for the form `T`, in a 2026-07-28 round.
-fn question<T: Elicit>() -> Question {
+fn question<T: Elicit + NoSecrets>() -> Question {
     let engine = Engine::new(Keyring::generate());
     let client = Peer::new(Some(Revision::V2026_07_28), &json!({"elicitation": {}}));
     let binding = Binding::new("", "tools/call", "t", &json!({}));
@@ -30,7 +30,7 @@ fn question<T: Elicit>() -> Question {
     }
 }
 
-fn group<T: Elicit>(c: &mut Criterion, name: &str) {
+fn group<T: Elicit + NoSecrets>(c: &mut Criterion, name: &str) {
     let request = question::<T>();
     let envelope = request.to_string();
     let parsed = InputRequest::Elicitation(serde_json::from_str(&envelope).unwrap());

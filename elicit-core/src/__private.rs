@@ -4,12 +4,15 @@
 //! Field types are judged by the type checker through [`FormField`] and the marker
 //! traits below, each with a message in the user's words; values (bounds against a
 //! type's range, defaults against an enum's variants) are judged by `const fn`s
-//! evaluated at compile time.
+//! evaluated at compile time. Secrets are judged the same way: a field marked
+//! `#[elicit(secret)]` through [`SecretField`], and, by [`Probe`]s that method resolution
+//! settles, an unmarked field that holds one and a wizard's step whose form has one.
 
 #![allow(missing_docs)]
 
 use std::borrow::Cow;
 
+pub use crate::NoSecrets;
 pub use crate::form::{Choice, Field, FieldKind, Form, Format};
 pub use crate::form::{Options, Revision};
 pub use core::option::Option::{self, None, Some};
@@ -135,6 +138,100 @@ impl<T: Options> FormField for std::collections::BTreeSet<T> {
 impl<T: Options, S> FormField for std::collections::HashSet<T, S> {
     const SHAPE: Shape = Shape::MultiSelect(T::CHOICES);
 }
+/// A text field; one that is not marked `#[elicit(secret)]` is refused by [`MarkProbe`].
+#[diagnostic::do_not_recommend]
+impl FormField for secrecy::SecretString {
+    const SHAPE: Shape = Shape::Text;
+}
+
+/// The type of a field marked `#[elicit(secret)]`: one that keeps its value out of
+/// `Debug` output. Only `SecretString` (and an `Option` of it) is one, so a secret cannot
+/// land in a `String` that a log line prints.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold a secret",
+    label = "a field marked `#[elicit(secret)]` must be an `elicit_core::SecretString`",
+    note = "make the field an `elicit_core::SecretString` (or an `Option` of one): its `Debug` output shows no value, and its memory is wiped when it is dropped; read it with `elicit_core::ExposeSecret::expose_secret`"
+)]
+pub trait SecretField {
+    const SHAPE: Shape;
+    const REQUIRED: bool = true;
+}
+
+#[diagnostic::do_not_recommend]
+impl SecretField for secrecy::SecretString {
+    const SHAPE: Shape = Shape::Text;
+}
+#[diagnostic::do_not_recommend]
+impl<T: SecretField> SecretField for Option<T> {
+    const SHAPE: Shape = T::SHAPE;
+    const REQUIRED: bool = false;
+}
+
+/// A wizard's step whose form has no secret field: a wizard asks its steps in form mode.
+#[diagnostic::on_unimplemented(
+    message = "this step's form has a secret field, so it cannot be a step of a wizard",
+    label = "a field of this form is marked `#[elicit(secret)]`",
+    note = "a wizard's steps are asked in form mode, where MCP forbids secrets: ask the secret on a web page of its own (URL mode) with `ask_on_page`, before or after the wizard"
+)]
+pub trait PlainStep {}
+#[diagnostic::do_not_recommend]
+impl<S: WizardStep> PlainStep for S where S::Form: NoSecrets {}
+
+/// What `#[derive(Wizard)]` probes each step type `S` with, by method resolution (which
+/// tries `&&&Probe`, then `&&Probe`, then `&Probe`, then `Probe`):
+/// `(&&&Probe::<S>::NEW).plain_step::<S>()` picks [`PlainProbe`] for a step whose form has
+/// no secret, [`SecretProbe`] (which requires [`PlainStep`], so fails with its message)
+/// for one whose form has, and [`OtherProbe`] for a type that is no step at all, which has
+/// its own error (`WizardStep`) and gets no second one here.
+pub struct Probe<S: ?Sized>(core::marker::PhantomData<S>);
+
+impl<S: ?Sized> Probe<S> {
+    pub const NEW: Probe<S> = Probe(core::marker::PhantomData);
+}
+
+pub trait PlainProbe {
+    fn plain_step<X: ?Sized>(&self) {}
+}
+impl<S: WizardStep> PlainProbe for &&Probe<S> where S::Form: NoSecrets {}
+
+pub trait SecretProbe {
+    fn plain_step<X: ?Sized + PlainStep>(&self) {}
+}
+impl<S: WizardStep> SecretProbe for &Probe<S> {}
+
+pub trait OtherProbe {
+    fn plain_step<X: ?Sized>(&self) {}
+}
+impl<S: ?Sized> OtherProbe for Probe<S> {}
+
+/// What `#[derive(Elicit)]` probes each field not marked `#[elicit(secret)]` with, by
+/// method resolution (which tries `&&Probe`, then `&Probe`):
+/// `(&&Probe::<T>::NEW).marked::<T>()` picks [`MarkProbe`] for a type that holds a secret
+/// (a [`SecretField`]), which requires [`Unmarked`] and so fails with its message, and
+/// [`NoMarkProbe`] for every other type.
+pub trait MarkProbe {
+    fn marked<X: ?Sized + Unmarked>(&self) {}
+}
+impl<T: SecretField> MarkProbe for &Probe<T> {}
+
+pub trait NoMarkProbe {
+    fn marked<X: ?Sized>(&self) {}
+}
+impl<T: ?Sized> NoMarkProbe for Probe<T> {}
+
+/// Only a type no field can have is [`Unmarked`]: a `SecretString` field not marked
+/// `#[elicit(secret)]` fails on it.
+#[diagnostic::on_unimplemented(
+    message = "a `SecretString` field must be marked `#[elicit(secret)]`",
+    label = "a secret, not marked as one",
+    note = "mark it `#[elicit(secret)]`: MCP forbids asking for secrets in form mode, and the mark makes its form one asked on a web page (URL mode)"
+)]
+pub trait Unmarked {}
+#[diagnostic::do_not_recommend]
+impl<T: ?Sized + FormField + Never> Unmarked for T {}
+
+/// Implemented by no type.
+pub trait Never {}
 
 /// Fields that `format`, `min_length` and `max_length` apply to.
 #[diagnostic::on_unimplemented(
@@ -144,6 +241,7 @@ impl<T: Options, S> FormField for std::collections::HashSet<T, S> {
 )]
 pub trait TextField {}
 impl TextField for String {}
+impl TextField for secrecy::SecretString {}
 
 /// Fields that `minimum` and `maximum` apply to.
 #[diagnostic::on_unimplemented(
@@ -347,6 +445,7 @@ pub struct FieldSpec {
     pub min_items: Option<u64>,
     pub max_items: Option<u64>,
     pub legacy_enum_names: bool,
+    pub secret: bool,
 }
 
 impl FieldSpec {
@@ -366,6 +465,7 @@ impl FieldSpec {
             min_items: None,
             max_items: None,
             legacy_enum_names: false,
+            secret: false,
         }
     }
 
@@ -476,6 +576,7 @@ impl FieldSpec {
             description: opt_cow(self.description),
             // A field with a default may be left out: the validator fills it in.
             required: self.required && self.default.is_none(),
+            secret: self.secret,
             kind,
         }
     }

@@ -76,12 +76,16 @@ pub mod web;
 pub mod __private;
 
 pub use answer::{
-    Action, AnswerError, Confirm, Elicit, Elicitation, FieldError, Problem, Strictness,
+    Action, AnswerError, Confirm, Elicit, Elicitation, FieldError, NoSecrets, Problem, Strictness,
     ValidationErrors,
 };
 pub use form::{
     Choice, Choices, Field, FieldKind, Form, FormError, Format, Options, RequestedSchema, Revision,
 };
+/// The type of a field marked `#[elicit(secret)]` (a password, an API key, a token):
+/// text whose `Debug` output shows no value and whose memory is wiped when dropped.
+/// Read it with [`ExposeSecret::expose_secret`]. Re-exported from the `secrecy` crate.
+pub use secrecy::{ExposeSecret, SecretString};
 
 /// Derives [`Elicit`] for a struct of form fields, or the options of a select for a
 /// unit enum. The attributes are described in `docs/attributes.md` in the repository.

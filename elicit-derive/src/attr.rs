@@ -68,7 +68,11 @@ pub struct Field {
     pub max_items: Option<Setting<u64>>,
     /// The span of the `enum_names` flag, when set.
     pub enum_names: Option<Span>,
-    pub not_secret: bool,
+    /// The span of the `secret` flag, when set: the field is a secret, asked on a web
+    /// page only.
+    pub secret: Option<Span>,
+    /// The span of the `not_secret` flag, when set.
+    pub not_secret: Option<Span>,
 }
 
 impl Field {
@@ -84,6 +88,7 @@ impl Field {
         let mut min_items = Attr::none(Key::MinItems);
         let mut max_items = Attr::none(Key::MaxItems);
         let mut enum_names = BoolAttr::none(Key::EnumNames);
+        let mut secret = BoolAttr::none(Key::Secret);
         let mut not_secret = BoolAttr::none(Key::NotSecret);
         each_key(cx, attrs, Place::Field, |cx, item| match item.key {
             Key::Title => item.set(cx, &mut title, lit_str),
@@ -97,6 +102,7 @@ impl Field {
             Key::MinItems => item.set(cx, &mut min_items, lit_count),
             Key::MaxItems => item.set(cx, &mut max_items, lit_count),
             Key::EnumNames => item.set_flag(cx, &mut enum_names),
+            Key::Secret => item.set_flag(cx, &mut secret),
             Key::NotSecret => item.set_flag(cx, &mut not_secret),
             Key::Crate => unreachable!("each_key passes only the keys a field takes"),
         });
@@ -112,7 +118,8 @@ impl Field {
             min_items: min_items.get(),
             max_items: max_items.get(),
             enum_names: enum_names.get(),
-            not_secret: not_secret.get().is_some(),
+            secret: secret.get(),
+            not_secret: not_secret.get(),
         }
     }
 }

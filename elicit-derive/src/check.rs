@@ -1,7 +1,8 @@
 //! The rules run on the `ast` once everything is parsed, those that involve more than
 //! one value or the syntax of a field's type: a form must be something the MCP subset
 //! can express and a client may ask in the open (a field type that can be flat, bounds
-//! in order and a default within them, no secret-looking name, distinct wire names), an
+//! in order and a default within them, no secret-looking name unless the field is marked
+//! a secret or not one, a secret without a default, distinct wire names), an
 //! enum must offer at least one option under distinct names, and a wizard's steps must
 //! be distinct. Whether a key fits the field's type is left to the type checker, through
 //! the assertions the expander emits.
@@ -32,6 +33,7 @@ pub fn form(cx: &mut Ctxt, form: &Form) {
     for field in &form.fields {
         field_type(cx, field.ty);
         secret_name(cx, field);
+        secret_keys(cx, field);
         bounds(cx, field);
         // Two fields under one wire name would make the answer ambiguous.
         if let Some(first) = seen.get(field.wire.as_str()) {
@@ -170,8 +172,9 @@ fn looks_secret(name: &str) -> bool {
 }
 
 /// MCP forbids asking for sensitive data in form mode; such data goes through URL mode.
+/// A field marked `secret` is asked on a web page only, so its name may say what it is.
 fn secret_name(cx: &mut Ctxt, field: &Field) {
-    if field.attrs.not_secret {
+    if field.attrs.not_secret.is_some() || field.attrs.secret.is_some() {
         return;
     }
     let name = if looks_secret(&field.rust_name) {
@@ -184,9 +187,34 @@ fn secret_name(cx: &mut Ctxt, field: &Field) {
     cx.error(
         field.ident.span(),
         format!(
-            "field `{name}` looks like a secret: MCP forbids asking for sensitive data (passwords, tokens, API keys, card numbers) in a form; send the user to a URL-mode elicitation instead, or add `#[elicit(not_secret)]` if the name is a false alarm"
+            "field `{name}` looks like a secret: MCP forbids asking for sensitive data (passwords, tokens, API keys, card numbers) in a form; make it an `elicit_core::SecretString` marked `#[elicit(secret)]` and ask the form on a web page (URL mode), or add `#[elicit(not_secret)]` if the name is a false alarm"
         ),
     );
+}
+
+/// A secret is either marked or not, and has no default: a default would sit in the
+/// source and be written into the page.
+fn secret_keys(cx: &mut Ctxt, field: &Field) {
+    let a = &field.attrs;
+    let Some(secret) = a.secret else {
+        return;
+    };
+    if let Some(not_secret) = a.not_secret {
+        let mut e = syn::Error::new(
+            not_secret,
+            "`not_secret` contradicts `secret`: keep `secret` for a field that holds one",
+        );
+        e.combine(syn::Error::new(secret, "`secret` is set here"));
+        cx.push(e);
+    }
+    if let Some(default) = &a.default {
+        let mut e = syn::Error::new(
+            default.key,
+            "a secret takes no default: it would sit in the source code and be written into the page",
+        );
+        e.combine(syn::Error::new(secret, "`secret` is set here"));
+        cx.push(e);
+    }
 }
 
 fn ordered<T: PartialOrd + std::fmt::Display>(

@@ -15,7 +15,7 @@ use ::rmcp::task_manager::{TaskContext, TaskExit};
 use elicit_core::Revision;
 use elicit_core::engine::{AskError, Call, Channel, Halt, Input, InputAnswer, Peer};
 use elicit_core::wizard::{Outcome, Wizard};
-use elicit_core::{Confirm, Elicit, Elicitation};
+use elicit_core::{Confirm, Elicit, Elicitation, NoSecrets};
 use tokio_util::sync::CancellationToken;
 
 use crate::link::{Link, peer_error};
@@ -246,7 +246,7 @@ impl Session {
     ///     Ok(matches!(s.ask::<Approval>(approval).await?, Elicitation::Accept(a) if a.confirm))
     /// }
     /// ```
-    pub async fn ask<T: Elicit>(
+    pub async fn ask<T: Elicit + NoSecrets>(
         &mut self,
         question: impl Into<elicit_core::wizard::Prepared>,
     ) -> Result<Elicitation<T>, Halt> {

@@ -189,6 +189,27 @@ mod bare {
         #[elicit(max_items = 1, default = ["Small"])]
         pub sizes: ::std::collections::HashSet<Size>,
     }
+
+    /// Secret fields, and the checks the derives make of them: every field is probed for
+    /// an unmarked secret, every step of a wizard for a form with one.
+    #[derive(::core::fmt::Debug, ::elicit_core::Elicit, ::serde::Deserialize)]
+    #[allow(dead_code)]
+    pub struct Login {
+        pub user: ::std::string::String,
+        #[elicit(secret, min_length = 8)]
+        pub password: ::elicit_core::SecretString,
+        #[elicit(secret)]
+        pub pin: ::core::option::Option<::elicit_core::SecretString>,
+    }
+
+    #[derive(::elicit_core::Wizard)]
+    #[allow(dead_code)]
+    pub struct Order {
+        #[step(message = "Your order")]
+        pub plain: Plain,
+        #[step(message = "Anything else?")]
+        pub more: ::core::option::Option<Plain>,
+    }
 }
 
 use elicit_core::{Elicit, Elicitation, Options, Revision};
@@ -281,6 +302,19 @@ fn no_implicit_prelude_form_is_right() {
     assert!(plain.sizes.contains(&Size::Small) && plain.sizes.len() == 1);
     let err = Plain::from_content(Some(&json!({"count": 5}))).unwrap_err();
     assert_eq!(err.to_string(), "count: must be at most 4");
+}
+
+#[test]
+fn secret_fields_are_marked_without_a_prelude() {
+    use bare::Login;
+    let flags: Vec<bool> = Login::form().fields().iter().map(|f| f.secret).collect();
+    assert_eq!(flags, [false, true, true]);
+    assert!(Login::requested_schema(Revision::LATEST).is_err());
+    let login = Login::from_content(Some(&json!({"user": "ada", "password": "12345678"}))).unwrap();
+    assert!(!format!("{login:?}").contains("12345678"));
+    fn no_secrets<T: elicit_core::NoSecrets>() {}
+    no_secrets::<bare::Plain>();
+    no_secrets::<bare::Size>();
 }
 
 #[test]

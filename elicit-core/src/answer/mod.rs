@@ -87,6 +87,63 @@ pub trait Elicit: DeserializeOwned {
     }
 }
 
+/// A form that may be asked in form mode: it has no secret field.
+///
+/// MCP forbids asking for passwords, API keys, tokens or payment details in form mode;
+/// they are asked on a web page (URL mode). `#[derive(Elicit)]` implements this trait for
+/// every form with no field marked `#[elicit(secret)]` (and for every enum of options),
+/// and the ways of asking in form mode (the engine's `Call::ask` and `Input::form`, an
+/// adapter's `ask`, a wizard's steps) require it, so asking a form with a secret there
+/// does not compile. A hand-written `Elicit` impl whose form has no secret adds
+/// `impl NoSecrets for MyForm {}`.
+///
+/// ```
+/// use elicit_core::{Elicit, ExposeSecret, NoSecrets, SecretString};
+/// use serde::Deserialize;
+/// use serde_json::json;
+///
+/// #[derive(Elicit, Deserialize)]
+/// struct Contact {
+///     #[elicit(format = "email")]
+///     email: String,
+/// }
+///
+/// #[derive(Debug, Elicit, Deserialize)]
+/// struct ApiKey {
+///     /// The key from your account page.
+///     #[elicit(secret, min_length = 20)]
+///     api_key: SecretString,
+/// }
+///
+/// fn ask_in_a_form<T: Elicit + NoSecrets>() -> bool {
+///     !T::form().has_secret()
+/// }
+/// assert!(ask_in_a_form::<Contact>());
+/// // `ask_in_a_form::<ApiKey>()` does not compile: `ApiKey` has a secret field.
+///
+/// // A secret form has no `requestedSchema`; its page's answer reads as any other.
+/// assert!(ApiKey::requested_schema(elicit_core::Revision::LATEST).is_err());
+/// let key = ApiKey::from_content(Some(&json!({"api_key": "sk-0123456789abcdefghij"})))?;
+/// assert_eq!(key.api_key.expose_secret(), "sk-0123456789abcdefghij");
+/// assert!(!format!("{key:?}").contains("sk-"));
+/// # Ok::<(), elicit_core::AnswerError>(())
+/// ```
+///
+/// ```compile_fail,E0277
+/// # use elicit_core::{Elicit, NoSecrets, SecretString};
+/// # #[derive(Elicit, serde::Deserialize)]
+/// # struct ApiKey { #[elicit(secret)] api_key: SecretString }
+/// fn ask_in_a_form<T: Elicit + NoSecrets>() {}
+/// ask_in_a_form::<ApiKey>(); // `ApiKey` has a secret field, so it cannot be asked in a form
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has a secret field, so it cannot be asked in a form",
+    label = "asked in form mode here",
+    note = "MCP forbids asking for passwords, tokens, API keys or payment details in form mode: ask `{Self}` on a web page instead (URL mode), with `call.ask_on_page::<{Self}>(..)`, or with elicit-rmcp `session.ask_on_page::<{Self}>(..)`",
+    note = "a hand-written `Elicit` impl whose form has no secret field adds `impl elicit_core::NoSecrets for {Self} {{}}`"
+)]
+pub trait NoSecrets {}
+
 /// Validates `content` against `form` and reads it as `T`.
 pub(crate) fn read<T: DeserializeOwned>(
     form: &Form,

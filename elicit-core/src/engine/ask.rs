@@ -8,7 +8,7 @@ use super::profile::Shown;
 use super::questions::{ItemAnswer, Items, Steps};
 use super::state::Params;
 use super::{AskError, Call, Halt, Transport};
-use crate::answer::{AnswerError, Confirm, Elicit, Elicitation, read_valid};
+use crate::answer::{AnswerError, Confirm, Elicit, Elicitation, NoSecrets, read_valid};
 use crate::form::{Form, FormError, Revision};
 use crate::seal::random_id;
 use crate::wizard::{Outcome, Prepared, Wizard};
@@ -41,7 +41,7 @@ pub enum Input<'a> {
 
 impl<'a> Input<'a> {
     /// The form `T` under `key`.
-    pub fn form<T: Elicit>(key: &'a str, message: &'a str) -> Input<'a> {
+    pub fn form<T: Elicit + NoSecrets>(key: &'a str, message: &'a str) -> Input<'a> {
         Input::Form {
             key,
             message,
@@ -99,7 +99,7 @@ impl Call {
     /// widened; a default lies within the bounds; choices are among an enum's variants,
     /// or values a text field takes); changes that do not fit are [`AskError::Schema`],
     /// before anything is sent. The answer is validated against the form as asked.
-    pub async fn ask<T: Elicit>(
+    pub async fn ask<T: Elicit + NoSecrets>(
         &mut self,
         to: &impl Transport,
         question: impl Into<Prepared>,

@@ -155,13 +155,16 @@ impl Call {
     }
 }
 
-/// The digest of a page question: its message and its form, whatever its page.
+/// The digest of a page question: its message and its form (its secret fields named),
+/// whatever its page.
 fn page_pin(message: &str, form: &Form) -> Result<String, AskError> {
+    let (form, secret) = super::pages::page_form(form);
     let schema = form
         .requested_schema(Revision::V2025_11_25)
         .map_err(AskError::Schema)?;
+    let method = format!("elicit/page {}", secret.join(","));
     Ok(question_digest(
-        "elicit/page",
+        &method,
         &Params::form(message, None, &schema),
     ))
 }

@@ -17,6 +17,8 @@ struct Copies {
     copies: u8,
 }
 
+impl crate::NoSecrets for Copies {}
+
 impl Elicit for Copies {
     fn form() -> &'static Form {
         static FORM: OnceLock<Form> = OnceLock::new();
@@ -348,4 +350,105 @@ async fn a_forged_an_unknown_or_an_expired_page_is_refused() {
             .status,
         404
     );
+}
+
+/// A sign-in with a secret: asked on pages only.
+#[derive(Debug, Deserialize)]
+struct SignIn {
+    user: String,
+    key: crate::SecretString,
+}
+
+impl Elicit for SignIn {
+    fn form() -> &'static Form {
+        static FORM: OnceLock<Form> = OnceLock::new();
+        FORM.get_or_init(|| {
+            let text = || FieldKind::String {
+                min_length: None,
+                max_length: None,
+                format: None,
+                default: None,
+            };
+            let mut key = Field::new("key", true, text());
+            key.secret = true;
+            Form::new(vec![Field::new("user", true, text()), key]).expect("a valid form")
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_secret_asked_on_a_page_never_enters_the_sealed_state() {
+    const SECRET: &str = "sk-live-0123456789";
+    let engine = engine();
+    let pages = engine.pages().unwrap().clone();
+    let peer = Peer::new(
+        Some(Revision::V2026_07_28),
+        &json!({"elicitation": {"form": {}, "url": {}}}),
+    );
+    let binding = Binding::new("alice", "tools/call", "connect", &json!({}));
+    let sealer = crate::seal::Sealer::shared(
+        engine.keyring.clone(),
+        engine.settings.state_ttl,
+        engine.settings.clock_skew,
+    );
+    // Everything a state holds, opened.
+    let opened = |state: &str| -> String {
+        let (saved, _, _) = sealer.open_stamped::<Value>(&binding, state).unwrap();
+        saved.to_string()
+    };
+    async fn body(call: &mut Call) -> Result<String, Halt> {
+        let signed = call.ask_on_page::<SignIn>(&(), "Your API key").await?;
+        let more = call
+            .confirm(&(), "Connect now?", &crate::answer::Confirm::new("Yes"))
+            .await?;
+        Ok(match (signed, more) {
+            (Elicitation::Accept(s), Elicitation::Accept(true)) => {
+                use crate::ExposeSecret;
+                format!("{} {} {:?}", s.user, s.key.expose_secret().len(), s)
+            }
+            _ => "no".to_owned(),
+        })
+    }
+    let mut call = engine
+        .rounds(peer.clone(), binding.clone(), None, Default::default())
+        .unwrap();
+    let Err(Halt::InputRequired(round)) = body(&mut call).await else {
+        panic!("the link")
+    };
+    let id = page_id(&round.requests[0]);
+    let page = pages.get(&id, None).await;
+    assert!(page.html.contains(r#"type="password""#), "{}", page.html);
+    let body_text = format!("f.user=ann&f.key={SECRET}&action=accept");
+    assert_eq!(
+        pages.post(&id, None, body_text.as_bytes()).await.status,
+        200
+    );
+    let answers = [("page0".to_owned(), json!({"action": "accept"}))].into();
+    let mut call = engine
+        .rounds(peer.clone(), binding.clone(), Some(&round.state), answers)
+        .unwrap();
+    let Err(Halt::InputRequired(next)) = body(&mut call).await else {
+        panic!("the confirm")
+    };
+    assert!(
+        !opened(&next.state).contains(SECRET),
+        "{}",
+        opened(&next.state)
+    );
+    assert!(
+        opened(&next.state).contains(&id),
+        "the state names the page"
+    );
+    let yes = json!({"action": "accept", "content": {"confirm": true}});
+    let answers = [("ask1".to_owned(), yes)].into();
+    let mut call = engine
+        .rounds(peer, binding.clone(), Some(&next.state), answers)
+        .unwrap();
+    let said = body(&mut call).await.unwrap();
+    // The tool reads the secret; its `Debug` shows none of it.
+    assert!(
+        said.starts_with(&format!("ann {} ", SECRET.len())),
+        "{said}"
+    );
+    assert!(!said.contains(SECRET), "{said}");
 }

@@ -93,6 +93,10 @@ struct Record {
     /// The form, as a 2025-11-25 `requestedSchema` (with the bounds of each number's
     /// type written out, so the page refuses what the asker's type cannot hold).
     schema: String,
+    /// The secret fields of the form (the schema has them as text: a page is no form
+    /// mode): shown as password inputs, never written back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    secret: Vec<String>,
     /// Seconds since the Unix epoch.
     expires: u64,
     /// Whom the call that asked is for (`""`: nobody authenticated).
@@ -187,13 +191,14 @@ impl Pages {
         form: &Form,
         principal: &str,
     ) -> Result<String, AskError> {
-        let form = page_form(form);
+        let (form, secret) = page_form(form);
         let schema = form
             .requested_schema(Revision::V2025_11_25)
             .map_err(AskError::Schema)?;
         let record = Record {
             message: message.to_owned(),
             schema: String::from_utf8_lossy(schema.json()).into_owned(),
+            secret,
             expires: now() + self.ttl.as_secs(),
             principal: principal.to_owned(),
             answer: None,
@@ -468,20 +473,32 @@ fn page<'a>(record: &'a Record, _id: &'a str) -> Page<'a> {
 }
 
 fn read_form(record: &Record) -> Result<Form, String> {
-    crate::client::read_schema(&record.schema)
-        .map_err(|e| unavailable(&format!("the form cannot be read: {e}")))
+    let mut form = crate::client::read_schema(&record.schema)
+        .map_err(|e| unavailable(&format!("the form cannot be read: {e}")))?;
+    if !record.secret.is_empty() {
+        for field in form.fields_mut().iter_mut() {
+            field.secret = record.secret.iter().any(|name| *name == field.name);
+        }
+    }
+    Ok(form)
 }
 
 fn unavailable(why: &str) -> String {
     Page::new("", "").notice("This page cannot be shown now", why)
 }
 
-/// `form` with each integer's bounds those of its Rust type where it announces none:
-/// the page's form is read back from the schema, and must refuse what the asker's type
-/// cannot hold.
-fn page_form(form: &Form) -> Form {
+/// `form` as its page's record keeps it, and the names of its secret fields: each
+/// integer's bounds those of its Rust type where it announces none (the page's form is
+/// read back from the schema, and must refuse what the asker's type cannot hold), the
+/// secrets plain text fields (the record names them).
+pub(crate) fn page_form(form: &Form) -> (Form, Vec<String>) {
     let mut form = form.clone();
+    let mut secret = Vec::new();
     for field in form.fields_mut().iter_mut() {
+        if field.secret {
+            field.secret = false;
+            secret.push(field.name.to_string());
+        }
         if let Some((low, high)) = field.kind.integer_bounds()
             && let FieldKind::Integer {
                 minimum, maximum, ..
@@ -498,5 +515,5 @@ fn page_form(form: &Form) -> Form {
             }
         }
     }
-    form
+    (form, secret)
 }

@@ -335,6 +335,10 @@ pub struct Field {
     /// Whether the answer must contain the field (listed in `required`). A field with a
     /// default is not required: the default fills it in.
     pub required: bool,
+    /// A secret (a password, an API key, a token, payment details: `#[elicit(secret)]`):
+    /// text with no default, which MCP forbids asking in form mode. A form with one is
+    /// asked on a web page (URL mode), which shows it as a password input.
+    pub secret: bool,
     /// The field's type and constraints.
     pub kind: FieldKind,
 }
@@ -352,6 +356,7 @@ impl Field {
             title: None,
             description: None,
             required,
+            secret: false,
             kind,
         }
     }
@@ -513,6 +518,34 @@ impl Form {
     /// A field by wire name.
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// Whether a field of this form is a secret (`#[elicit(secret)]`). MCP forbids asking
+    /// for one in form mode: such a form has no `requestedSchema` and is asked on a web
+    /// page (URL mode).
+    ///
+    /// ```
+    /// use elicit_core::{Elicit, SecretString};
+    /// use serde::Deserialize;
+    ///
+    /// #[derive(Elicit, Deserialize)]
+    /// struct Login {
+    ///     user: String,
+    ///     #[elicit(secret)]
+    ///     password: SecretString,
+    /// }
+    ///
+    /// assert!(Login::form().has_secret());
+    /// assert!(Login::form().field("password").is_some_and(|f| f.secret));
+    /// assert!(Login::requested_schema(elicit_core::Revision::LATEST).is_err());
+    /// ```
+    pub fn has_secret(&self) -> bool {
+        self.secret().is_some()
+    }
+
+    /// The first secret field.
+    pub(crate) fn secret(&self) -> Option<&Field> {
+        self.fields.iter().find(|f| f.secret)
     }
 
     /// The oldest revision that can express every field of this form.

@@ -25,9 +25,23 @@ pub(crate) fn check_fields_of_schema(fields: &[Field]) -> Result<(), FormError> 
             return Err(FormError::new("a field name cannot be empty".into()));
         }
         check_kind(&field.kind)
+            .and_then(|()| check_secret(field))
             .map_err(|e| FormError::new(format!("field `{}`: {e}", field.name)))?;
     }
     Ok(())
+}
+
+/// A secret is text with no default: a page shows it as a password input, and a default
+/// would be written into the page.
+fn check_secret(field: &Field) -> Result<(), String> {
+    match &field.kind {
+        _ if !field.secret => Ok(()),
+        FieldKind::String { default: None, .. } => Ok(()),
+        FieldKind::String { .. } => {
+            Err("a secret takes no default: it would be written into the page".into())
+        }
+        _ => Err("a secret is a text field: it cannot be a number, a checkbox or a select".into()),
+    }
 }
 
 /// The rules of one field's kind: bounds in order, a default within them, options offered

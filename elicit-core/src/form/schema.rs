@@ -23,8 +23,13 @@ pub struct RequestedSchema<'a> {
 
 impl Form {
     /// The `requestedSchema` of this form for `revision`, or an error when the
-    /// revision cannot express it. Costs a bounds check and two words.
+    /// revision cannot express it ([`FormError::Unsupported`]), or when the form has a
+    /// secret field ([`FormError::Invalid`]: MCP forbids asking for one in form mode; ask
+    /// the form on a web page, URL mode, instead).
     pub fn requested_schema(&self, revision: Revision) -> Result<RequestedSchema<'_>, FormError> {
+        if let Some(field) = self.secret() {
+            return Err(FormError::new(secret_in_form_mode(&field.name)));
+        }
         if revision < self.min_revision {
             let needs = self.min_revision;
             let field = self
@@ -44,6 +49,13 @@ impl Form {
             revision,
         })
     }
+}
+
+/// Why a form with the secret field `name` has no `requestedSchema`.
+pub(crate) fn secret_in_form_mode(name: &str) -> String {
+    format!(
+        "field `{name}` is a secret: MCP forbids asking for passwords, tokens, API keys or payment details in form mode; ask this form on a web page (URL mode) instead"
+    )
 }
 
 impl<'a> RequestedSchema<'a> {

@@ -1,5 +1,6 @@
 //! Each field as its native control: a label tied to it, the description and the
-//! problems tied by `aria-describedby`, the value shown (the default, or what was typed).
+//! problems tied by `aria-describedby`, the value shown (the default, or what was typed;
+//! never a secret's: a secret is a password input, always empty).
 
 use std::borrow::Cow;
 
@@ -20,13 +21,15 @@ pub(super) struct Shown<'a> {
 }
 
 impl<'a> Shown<'a> {
-    /// The field's default, or what was typed when `entered` holds a read answer.
+    /// The field's default, or what was typed when `entered` holds a read answer; nothing
+    /// for a secret, which is typed again after a refused answer.
     pub(super) fn new(
         field: &Field,
         entered: Option<&Entered>,
         problems: &'a [FieldError],
     ) -> Shown<'a> {
         let values = match entered.and_then(|e| e.values(&field.name)) {
+            _ if field.secret => Vec::new(),
             Some(typed) => typed.to_vec(),
             None => default_values(field),
         };
@@ -294,9 +297,21 @@ impl Item<'_> {
     }
 }
 
-/// A text, e-mail, URL, date, date-time or number input.
+/// A text, password, e-mail, URL, date, date-time or number input. A secret is a password
+/// input the browser does not fill in or remember, whatever its format.
 fn single(field: &Field, ids: &Ids, name: &str, shown: &Shown<'_>) -> Markup {
     let (kind, min, max, step, lengths) = match &field.kind {
+        FieldKind::String {
+            min_length,
+            max_length,
+            ..
+        } if field.secret => (
+            "password",
+            None,
+            None,
+            None,
+            Some((*min_length, *max_length)),
+        ),
         FieldKind::String {
             format,
             min_length,
@@ -331,7 +346,8 @@ fn single(field: &Field, ids: &Ids, name: &str, shown: &Shown<'_>) -> Markup {
     };
     let (min_length, max_length) = lengths.unwrap_or_default();
     html! {
-        input type=(kind) id=(ids.control) name=(name) value=[shown.first()]
+        input type=(kind) autocomplete=[field.secret.then_some("off")] id=(ids.control)
+            name=(name) value=[shown.first()]
             required[field.required] minlength=[min_length] maxlength=[max_length]
             min=[min] max=[max] step=[step]
             aria-describedby=[ids.described_by()] aria-invalid=[shown.invalid()];

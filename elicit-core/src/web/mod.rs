@@ -76,6 +76,11 @@
 //!   that is not one of the options, a repeated value, text for a number, a value over
 //!   16 384 characters (or the field's `maxLength`, if larger) are each refused as that
 //!   field's problem; names outside the page's own are left to the caller.
+//! - A secret field (`#[elicit(secret)]`) is a password input that the browser is asked
+//!   not to fill in; its value is never written into the page, not even after a refused
+//!   answer (the person types it again), and [`Entered`] does not keep it. Only
+//!   [`Submission::Accept`] holds it: read the form's type from it (its `SecretString`
+//!   keeps the value out of `Debug` output) and drop it.
 //!
 //! # The fields on the page
 //! Each field's control is named `f.` and its wire name; a checkbox, or a group of them,

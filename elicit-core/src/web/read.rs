@@ -39,7 +39,8 @@ pub enum Submission {
     },
 }
 
-/// What the person typed on the page, kept to show it again after a refused answer.
+/// What the person typed on the page, kept to show it again after a refused answer; never
+/// a secret field's value, which the person types again.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Entered {
     /// Each field's values by wire name, as sent; `None` when the body was not read.
@@ -47,8 +48,11 @@ pub struct Entered {
 }
 
 impl Entered {
-    /// The values of a body that was read.
-    fn typed(fields: BTreeMap<String, Vec<String>>) -> Entered {
+    /// The values of a body that was read for `form`, but for its secrets.
+    fn typed(form: &Form, mut fields: BTreeMap<String, Vec<String>>) -> Entered {
+        if form.has_secret() {
+            fields.retain(|name, _| !form.field(name).is_some_and(|f| f.secret));
+        }
         Entered {
             fields: Some(fields),
         }
@@ -113,9 +117,9 @@ pub fn read(form: &Form, body: &[u8]) -> Submission {
         Ok(Some(action)) => action,
         Ok(None) => {
             let error = AnswerError::Malformed("the answer has no action");
-            return refused(Entered::typed(entered), error);
+            return refused(Entered::typed(form, entered), error);
         }
-        Err(error) => return refused(Entered::typed(entered), error),
+        Err(error) => return refused(Entered::typed(form, entered), error),
     };
     match action {
         Action::Decline => return Submission::Decline,
@@ -124,11 +128,11 @@ pub fn read(form: &Form, body: &[u8]) -> Submission {
     }
     if unknown {
         let error = AnswerError::Malformed("the answer has a value for a field the form lacks");
-        return refused(Entered::typed(entered), error);
+        return refused(Entered::typed(form, entered), error);
     }
     match accept(form, &entered) {
         Ok(answer) => Submission::Accept(answer),
-        Err(error) => refused(Entered::typed(entered), error),
+        Err(error) => refused(Entered::typed(form, entered), error),
     }
 }
 

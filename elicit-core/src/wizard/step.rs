@@ -412,6 +412,12 @@ impl Prepared {
                 .iter_mut()
                 .find(|f| f.name == *name)
                 .ok_or_else(|| format!("the form has no field `{name}` to offer options for"))?;
+            // A secret is typed, never picked: options would show it.
+            if field.secret {
+                return Err(format!(
+                    "field `{name}` is a secret: it takes no options, the person types it"
+                ));
+            }
             field.kind = match &field.kind {
                 FieldKind::String {
                     format,

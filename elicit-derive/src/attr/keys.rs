@@ -123,6 +123,8 @@ keys! {
         MaxItems = "max_items" on Field,
         /// `#[elicit(enum_names)]`, a flag
         EnumNames = "enum_names" on Field,
+        /// `#[elicit(secret)]`, a flag
+        Secret = "secret" on Field,
         /// `#[elicit(not_secret)]`, a flag
         NotSecret = "not_secret" on Field,
     }
@@ -303,7 +305,7 @@ mod tests {
     fn keys_listed_per_place() {
         assert_eq!(
             key_list(Key::allowed_on(Place::Field)),
-            "`title`, `description`, `format`, `min_length`, `max_length`, `minimum`, `maximum`, `default`, `min_items`, `max_items`, `enum_names` and `not_secret`"
+            "`title`, `description`, `format`, `min_length`, `max_length`, `minimum`, `maximum`, `default`, `min_items`, `max_items`, `enum_names`, `secret` and `not_secret`"
         );
         assert_eq!(key_list(Key::allowed_on(Place::Variant)), "`title`");
         assert_eq!(key_list(Key::allowed_on(Place::Type)), "`crate`");

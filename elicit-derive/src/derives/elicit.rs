@@ -1,7 +1,8 @@
 //! `#[derive(Elicit)]`, a thin expander: the input becomes an `ast::Input` (its
 //! `#[elicit(..)]` and serde attributes parsed by `attr`), goes through `check`, and is
 //! turned into tokens here: the `Elicit` impl of a form struct (the form in a `static`,
-//! built by `const fn`s) or the `Options` impl of a unit enum, plus the const
+//! built by `const fn`s) or the `Options` impl of a unit enum, `NoSecrets` for either
+//! when no field is marked `secret`, plus the const
 //! assertions through which the type checker judges what only it can (does a key fit
 //! the field's type, does a value fit its range or its enum); or, when the input has
 //! errors, the errors and a stub impl that keeps uses of the type quiet.
@@ -124,9 +125,15 @@ fn opt_u64(krate: &syn::Path, v: Option<u64>) -> TokenStream {
     opt(krate, v.map(|n| quote!(#n)))
 }
 
+/// The trait that gives the field's shape: `FormField`, or for a field marked `secret`
+/// `SecretField`, which only a type that redacts itself implements.
 fn form_field(krate: &syn::Path, field: &Field) -> TokenStream {
     let ty = field.ty;
-    quote_spanned!(ty.span()=> <#ty as #krate::__private::FormField>)
+    if field.attrs.secret.is_some() {
+        quote_spanned!(ty.span()=> <#ty as #krate::__private::SecretField>)
+    } else {
+        quote_spanned!(ty.span()=> <#ty as #krate::__private::FormField>)
+    }
 }
 
 fn field_spec(krate: &syn::Path, field: &Field) -> TokenStream {
@@ -172,6 +179,7 @@ fn field_spec(krate: &syn::Path, field: &Field) -> TokenStream {
     let min_items = opt_u64(krate, a.min_items.as_ref().map(|v| v.value));
     let max_items = opt_u64(krate, a.max_items.as_ref().map(|v| v.value));
     let legacy = a.enum_names.is_some();
+    let secret = a.secret.is_some();
     quote! {
         #p::FieldSpec {
             title: #title,
@@ -185,6 +193,7 @@ fn field_spec(krate: &syn::Path, field: &Field) -> TokenStream {
             min_items: #min_items,
             max_items: #max_items,
             legacy_enum_names: #legacy,
+            secret: #secret,
             ..#p::FieldSpec::new(#wire, #ff::SHAPE, #required)
         }
         .build()
@@ -195,6 +204,7 @@ fn form_impl(form: &Form) -> TokenStream {
     let ident = form.ident;
     let krate = &form.krate;
     let specs = form.fields.iter().map(|f| field_spec(krate, f));
+    let no_secrets = no_secrets(form);
     quote! {
         #[automatically_derived]
         impl #krate::Elicit for #ident {
@@ -204,6 +214,20 @@ fn form_impl(form: &Form) -> TokenStream {
                 &__FORM
             }
         }
+        #no_secrets
+    }
+}
+
+/// `NoSecrets` for a form with no field marked `secret`: it may be asked in form mode.
+fn no_secrets(form: &Form) -> TokenStream {
+    if form.fields.iter().any(|f| f.attrs.secret.is_some()) {
+        return TokenStream::new();
+    }
+    let ident = form.ident;
+    let krate = &form.krate;
+    quote! {
+        #[automatically_derived]
+        impl #krate::NoSecrets for #ident {}
     }
 }
 
@@ -212,6 +236,7 @@ fn form_impl(form: &Form) -> TokenStream {
 fn form_stub(form: &Form) -> TokenStream {
     let ident = form.ident;
     let krate = &form.krate;
+    let no_secrets = no_secrets(form);
     quote! {
         #[automatically_derived]
         impl #krate::Elicit for #ident {
@@ -219,6 +244,7 @@ fn form_stub(form: &Form) -> TokenStream {
                 ::core::unreachable!("the form has compile errors")
             }
         }
+        #no_secrets
     }
 }
 
@@ -229,11 +255,14 @@ fn field_checks(form: &Form) -> TokenStream {
     let krate = &form.krate;
     // A type refused by its syntax already has its error; judging it again would
     // only repeat it.
-    form.fields
+    let judged: Vec<&Field> = form
+        .fields
         .iter()
         .filter(|f| check::rejected_shape(f.ty).is_none() && check::list_of_text(f.ty).is_none())
-        .map(|field| field_check(krate, field))
-        .collect()
+        .collect();
+    let mut checks: TokenStream = judged.iter().map(|f| field_check(krate, f)).collect();
+    checks.extend(mark_checks(krate, &judged));
+    checks
 }
 
 /// One field's checks, in a `const _: () = { .. };` of their own: its keys' assertions,
@@ -257,6 +286,34 @@ fn field_check(krate: &syn::Path, field: &Field) -> TokenStream {
     }
 }
 
+/// The probes (see `__private::MarkProbe`) that refuse a type holding a secret in a field
+/// not marked `#[elicit(secret)]`, one per such field, each spanned at its type; all in
+/// one function that is never called.
+fn mark_checks(krate: &syn::Path, fields: &[&Field]) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let probes: Vec<TokenStream> = fields
+        .iter()
+        .filter(|f| f.attrs.secret.is_none())
+        .map(|f| {
+            let ty = f.ty;
+            quote_spanned!(ty.span()=> (&&#p::Probe::<#ty>::NEW).marked::<#ty>();)
+        })
+        .collect();
+    if probes.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        const _: () = {
+            #[allow(unused_imports)]
+            use #p::{MarkProbe as _, NoMarkProbe as _};
+            #[allow(dead_code)]
+            fn __marked() {
+                #(#probes)*
+            }
+        };
+    }
+}
+
 /// Each key whose use the field's type must allow, by its span, with the assertion (a
 /// function of `__private`) that judges it: text keys, numeric keys, multi-select keys,
 /// `enum_names`, then the default by its kind.
@@ -277,7 +334,8 @@ fn key_assertions(a: &attr::Field) -> Vec<(Span, &'static str)> {
             .map(|k| (k, "assert_multi_select")),
     );
     out.extend(a.enum_names.map(|k| (k, "assert_select")));
-    if let Some(d) = &a.default {
+    // A secret's default is refused by `check` whatever its type.
+    if let Some(d) = a.default.as_ref().filter(|_| a.secret.is_none()) {
         let check = match &d.value {
             DefaultValue::Str(_) => "assert_str_default",
             DefaultValue::Bool(_) => "assert_bool_default",
@@ -365,5 +423,7 @@ fn options_impl(options: &Options, stub: bool) -> TokenStream {
         impl #p::SelectField for #ident {}
         #[automatically_derived]
         impl #p::StrDefault for #ident {}
+        #[automatically_derived]
+        impl #krate::NoSecrets for #ident {}
     }
 }

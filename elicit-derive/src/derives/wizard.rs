@@ -1,7 +1,8 @@
 //! `#[derive(Wizard)]`, a thin expander: the input becomes an `ast::Wizard` (its
 //! `#[wizard(..)]` and `#[step(..)]` parsed by `attr`), goes through `check`, and is
-//! turned into tokens here: the `Wizard` impl whose `Flow` asks the steps in order, and
-//! the `{Name}Progress` struct of the answers so far that the hooks see; or, when the
+//! turned into tokens here: the `Wizard` impl whose `Flow` asks the steps in order, the
+//! `{Name}Progress` struct of the answers so far that the hooks see, and the proof that
+//! no step has a secret field (steps are asked in form mode); or, when the
 //! input has errors, the errors and a stub impl that keeps uses of the type quiet.
 
 use proc_macro2::TokenStream;
@@ -91,10 +92,35 @@ fn expand(wizard: &Wizard) -> TokenStream {
     let names = Names::new(wizard);
     let progress = progress_struct(&names);
     let wizard_impl = wizard_impl(&names, last);
+    let plain = plain_steps(&names);
     quote! {
         #progress
 
         #wizard_impl
+
+        #plain
+    }
+}
+
+/// Each step's form has no secret field: a wizard asks its steps in form mode, where MCP
+/// forbids secrets. Each step's probe (see `__private::Probe`) fails at its type for a
+/// form with a secret, and says nothing of a type that is no form (which has its own
+/// error); all in one function that is never called.
+fn plain_steps(names: &Names) -> TokenStream {
+    let krate = names.krate;
+    let probes = names.wizard.steps.iter().map(|s| {
+        let ty = s.ty;
+        quote_spanned!(ty.span()=> (&&&#krate::__private::Probe::<#ty>::NEW).plain_step::<#ty>();)
+    });
+    quote! {
+        const _: () = {
+            #[allow(unused_imports)]
+            use #krate::__private::{OtherProbe as _, PlainProbe as _, SecretProbe as _};
+            #[allow(dead_code)]
+            fn __plain_steps() {
+                #(#probes)*
+            }
+        };
     }
 }
 

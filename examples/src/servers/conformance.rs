@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use elicit_core::{Elicit, Elicitation};
+use elicit_core::{Elicit, Elicitation, NoSecrets};
 use elicit_rmcp::{
     AskError, Asked, Elicitor, Halt, Input, InputAnswer, Session, TaskSupport, Tools,
 };
@@ -258,7 +258,7 @@ fn outcome<T: serde::Serialize>(answer: &Elicitation<T>) -> String {
 
 /// The text of a sampling result (`content.text`).
 /// The form `T` asked under `key` (the suite answers keys it knows in the first call).
-async fn keyed<T: Elicit>(
+async fn keyed<T: Elicit + NoSecrets>(
     s: &mut Session,
     key: &str,
     message: &str,

@@ -139,6 +139,8 @@ pub(super) fn read_property(path: &str, property: &Value) -> Result<Field, Schem
         title,
         description,
         required: false,
+        // A schema that travels is form mode, which has no secrets.
+        secret: false,
         kind,
     })
 }

@@ -7,6 +7,7 @@ use crate::form::{Choice, Field, FieldKind, Form, Format};
 
 mod page;
 mod read;
+mod secret;
 
 fn text(format: Option<Format>) -> FieldKind {
     FieldKind::String {
