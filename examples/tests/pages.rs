@@ -103,3 +103,34 @@ fn the_ticket_wizard_books_through_links_without_elicitation() {
         );
     }
 }
+
+/// `connect-service`'s API key, a secret asked on a page: a key too short is refused
+/// beside its field, then a good one taken; the tool says it connected, and no text the
+/// client saw holds the key.
+#[test]
+fn an_api_key_is_asked_on_a_page_and_never_reaches_the_client() {
+    const KEY: &str = "wk_0123456789abcdef";
+    let server = [env!("CARGO_BIN_EXE_connect-service")];
+    for (era, client) in [("legacy", "url"), ("2026-07-28", "url"), ("legacy", "none")] {
+        let bodies = json!([[
+            "f.key=wk_1&f.region=Us&action=accept",
+            format!("f.key={KEY}&f.region=Us&action=accept"),
+        ]]);
+        let args = json!({"city": "Paris"});
+        let Some(out) = drive_pages(&server, era, client, "connect_weather", &args, &bodies) else {
+            return;
+        };
+        assert_eq!(
+            out["text"],
+            "Connected to the Us region with a key of 19 characters; Paris: sunny, 21 °C.",
+            "{era} {client}: {out}"
+        );
+        assert_eq!(
+            out["statuses"],
+            json!([[200, 422, 200]]),
+            "{era} {client}: {out}"
+        );
+        let seen = out["asked"].to_string() + out["text"].as_str().unwrap();
+        assert!(!seen.contains(KEY), "{era} {client}: {out}");
+    }
+}

@@ -1208,3 +1208,74 @@ fn announcements_of_other_keys_leave_a_subscription_awake() {
         "the subscription waited {waited:?} in all"
     );
 }
+
+/// A task whose questions are pages: the ticket wizard started as a task on A by a client
+/// that takes only URL mode. Each step's link waits in the task; the person's browser
+/// reaches B (a load balancer without sticky sessions), whose page keeps the answer in
+/// Redis; the client says on A that the person went; the task, waiting on A, goes on from
+/// the answer B kept. The page's record holds the answer, the task only the link.
+#[test]
+fn a_task_waits_on_pages_answered_on_the_other_replica() {
+    let Some(redis) = RedisServer::for_test() else {
+        return;
+    };
+    let (a, b, _dir) = task_replicas_with(&redis, &["--pages"]);
+    let mut client = Client::new();
+    let url_only =
+        json!({"elicitation": {"url": {}}, "extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let params = json!({"name": "book_tickets", "arguments": {}});
+    let created = client.request(
+        &a,
+        Some(ALICE),
+        "tools/call",
+        "book_tickets",
+        params,
+        &url_only,
+    );
+    let id = created["result"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a task: {created}"))
+        .to_owned();
+    let pages = [
+        "f.date=2025-02-03&action=accept",
+        "f.seat=B4&action=accept",
+        "s.popcorn=1&f.popcorn=true&f.drink=cola&action=accept",
+        "f.size=Large&action=accept",
+    ];
+    let on_b = b.url.trim_end_matches("/mcp").to_owned();
+    for body in pages {
+        let task = client.task_until(&a, ALICE, &id, |t| t["status"] != "working");
+        assert_eq!(task["status"], "input_required", "{task}");
+        let requests = task["inputRequests"].as_object().expect("a question");
+        assert_eq!(requests.len(), 1, "{task}");
+        let (key, request) = requests.iter().next().unwrap();
+        assert_eq!(request["params"]["mode"], "url", "{task}");
+        let link = request["params"]["url"].as_str().expect("a link");
+        assert!(link.starts_with(a.url.trim_end_matches("/mcp")), "{link}");
+        let page = link.rsplit('/').next().unwrap();
+        // The person answers on B.
+        let mut response = client
+            .agent
+            .post(&format!("{on_b}/elicit/p/{page}"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .send(body)
+            .expect("the page on B");
+        let status = response.status();
+        let html = response.body_mut().read_to_string().unwrap_or_default();
+        assert_eq!(status, 200, "{body}: {html}");
+        // The client says the person went.
+        let responses = json!({"inputResponses": {key.clone(): {"action": "accept"}}});
+        let updated = client.task(&a, ALICE, "tasks/update", &id, responses);
+        assert!(updated.get("error").is_none(), "{updated}");
+        let before = task.clone();
+        client.task_until(&a, ALICE, &id, |t| t != &before);
+    }
+    let task = client.task_until(&a, ALICE, &id, |t| t["status"] == "completed");
+    let text = task["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(
+        text, "Booked seat B4 on 2025-02-03 with large popcorn and cola.",
+        "{task}"
+    );
+}

@@ -2,6 +2,7 @@
 //! as library types so tests can run them in-process.
 
 pub mod conformance;
+pub mod connect;
 pub mod inventory;
 #[cfg(unix)]
 pub mod purge;
@@ -67,7 +68,7 @@ pub struct ServerArgs {
     #[arg(long)]
     pub pages: bool,
     /// With --pages: where browsers reach the pages, when not at the server's own address
-    /// (behind a reverse proxy), e.g. https://mcp.example.com/elicit/p/.
+    /// (behind a reverse proxy), e.g. `https://mcp.example.com/elicit/p/`.
     #[arg(long, value_name = "URL", requires = "pages")]
     pub pages_url: Option<String>,
     /// With --pages on stdio: the loopback port of the pages (default: one the system
