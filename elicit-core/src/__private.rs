@@ -30,6 +30,11 @@ pub const fn static_form(fields: &'static [Field]) -> Form {
     Form::from_static(fields)
 }
 
+/// The form of `#[derive(Elicit)]` with `#[elicit(consent)]`.
+pub const fn consent_form(fields: &'static [Field]) -> Form {
+    Form::from_static(fields).into_consent()
+}
+
 /// Parses a validated step answer for a wizard.
 pub fn parse_answer<T: serde::de::DeserializeOwned>(content: &Value) -> Result<T, Rejection> {
     T::deserialize(content).map_err(Rejection::Parse)

@@ -26,6 +26,8 @@ pub struct Form<'a> {
     /// Where the generated code finds `elicit_core` (`#[elicit(crate = "..")]`).
     pub krate: syn::Path,
     pub fields: Vec<Field<'a>>,
+    /// `#[elicit(consent)]`: the form is a consent.
+    pub consent: bool,
 }
 
 pub struct Field<'a> {
@@ -65,7 +67,8 @@ fn unraw(ident: &Ident) -> String {
 
 impl<'a> Input<'a> {
     pub fn from_syn(cx: &mut Ctxt, input: &'a DeriveInput) -> Input<'a> {
-        let krate = attr::Container::from_ast(cx, &input.attrs).krate;
+        let container = attr::Container::from_ast(cx, &input.attrs);
+        let krate = container.krate;
         let serde = SerdeContainer::from_ast(cx, &input.attrs);
         if !input.generics.params.is_empty() {
             // A form is one concrete shape sent to a client; it has no parameters.
@@ -77,8 +80,25 @@ impl<'a> Input<'a> {
             return Input::Invalid;
         }
         match &input.data {
-            Data::Struct(data) => Input::from_struct(cx, input, krate, &serde, &data.fields),
-            Data::Enum(data) => Input::Options(Options::from_enum(cx, input, krate, &serde, data)),
+            Data::Struct(data) => {
+                let form = Input::from_struct(cx, input, krate, &serde, &data.fields);
+                match form {
+                    Input::Form(form) => Input::Form(Form {
+                        consent: container.consent.is_some(),
+                        ..form
+                    }),
+                    other => other,
+                }
+            }
+            Data::Enum(data) => {
+                if let Some(span) = container.consent {
+                    cx.error(
+                        span,
+                        "`consent` marks a form (a struct of fields), not the options of a select: put it on the struct that holds this field",
+                    );
+                }
+                Input::Options(Options::from_enum(cx, input, krate, &serde, data))
+            }
             Data::Union(_) => {
                 cx.error(
                     input.ident.span(),
@@ -109,6 +129,7 @@ impl<'a> Input<'a> {
                     ident: &input.ident,
                     krate,
                     fields,
+                    consent: false,
                 })
             }
             Fields::Unnamed(_) => {

@@ -39,17 +39,22 @@ pub struct Container {
     /// `crate = "path"`: where the generated code finds `elicit_core` (for a crate that
     /// re-exports it); `::elicit_core` unless told otherwise.
     pub krate: Path,
+    /// `consent`: the form is a consent, never asked through a link the model reads.
+    pub consent: Option<Span>,
 }
 
 impl Container {
     pub fn from_ast(cx: &mut Ctxt, attrs: &[Attribute]) -> Container {
         let mut krate = Attr::none(Key::Crate);
+        let mut consent = BoolAttr::none(Key::Consent);
         each_key(cx, attrs, Place::Type, |cx, item| match item.key {
             Key::Crate => item.set(cx, &mut krate, crate_path),
+            Key::Consent => item.set_flag(cx, &mut consent),
             _ => unreachable!("each_key passes only the keys a type takes"),
         });
         Container {
             krate: krate.value().unwrap_or_else(default_crate),
+            consent: consent.get(),
         }
     }
 }
@@ -104,7 +109,9 @@ impl Field {
             Key::EnumNames => item.set_flag(cx, &mut enum_names),
             Key::Secret => item.set_flag(cx, &mut secret),
             Key::NotSecret => item.set_flag(cx, &mut not_secret),
-            Key::Crate => unreachable!("each_key passes only the keys a field takes"),
+            Key::Crate | Key::Consent => {
+                unreachable!("each_key passes only the keys a field takes")
+            }
         });
         Field {
             title: title.get(),

@@ -55,8 +55,10 @@ pub struct Popcorn {
     pub buckets: u8,
 }
 
-/// The purge approval of the tutorial.
+/// The purge approval of the tutorial: a consent, which the person gives, never the model
+/// (never asked through a link in a tool result unless the pages allow it).
 #[derive(Debug, Elicit, Deserialize, PartialEq)]
+#[elicit(consent)]
 pub struct PurgeApproval {
     /// Tick to delete the logs for good.
     #[elicit(title = "I understand the logs are deleted for good")]

@@ -134,3 +134,69 @@ fn an_api_key_is_asked_on_a_page_and_never_reaches_the_client() {
         assert!(!seen.contains(KEY), "{era} {client}: {out}");
     }
 }
+
+/// Seed 002's purge on pages, a consent (`#[elicit(consent)]`): on a client that takes
+/// URL mode the person approves on the page (tick, e-mail, keep the default retention,
+/// submit) and the logs go; on a client with no elicitation the approval is never sent as
+/// a link the model could follow, unless the server was started with `--consent-by-link`.
+#[cfg(unix)]
+#[test]
+fn the_purge_is_approved_on_a_page_and_never_by_a_link_unless_allowed() {
+    let approve = json!([
+        "s.confirm=1&f.confirm=true&f.approver=ops%40example.com&f.retention_days=90&action=accept"
+    ]);
+    let args = json!({"repo": "demo-repo", "days": 90, "dry_run": false});
+    let cases = [
+        (
+            "legacy",
+            "url",
+            &[][..],
+            "[DELETED] demo-repo/logs (older than 90d), 3 objects, approved by ops@example.com, retention=90d",
+        ),
+        (
+            "2026-07-28",
+            "url",
+            &[][..],
+            "[DELETED] demo-repo/logs (older than 90d), 3 objects, approved by ops@example.com, retention=90d",
+        ),
+        (
+            "legacy",
+            "none",
+            &[][..],
+            "[BLOCKED] this client cannot show the approval form; nothing deleted from demo-repo/logs (older than 90d)",
+        ),
+        (
+            "legacy",
+            "none",
+            &["--consent-by-link"][..],
+            "[DELETED] demo-repo/logs (older than 90d), 3 objects, approved by ops@example.com, retention=90d",
+        ),
+    ];
+    for (i, (era, client, extra, said)) in cases.into_iter().enumerate() {
+        let root =
+            std::env::temp_dir().join(format!("elicit-pages-purge-{i}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let repo = elicit_examples::servers::purge::create_samples(&root).expect("sample logs");
+        let root_arg = root.display().to_string();
+        let mut server = vec![
+            env!("CARGO_BIN_EXE_purge-approval"),
+            "--pages",
+            "--root",
+            &root_arg,
+        ];
+        server.extend_from_slice(extra);
+        let out = drive_pages(&server, era, client, "purge_old_logs", &args, &approve);
+        let left = std::fs::read_dir(&repo)
+            .map(|d| d.count())
+            .unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&root);
+        let Some(out) = out else { return };
+        assert_eq!(out["text"], said, "{era} {client} {extra:?}: {out}");
+        let deleted = said.starts_with("[DELETED]");
+        assert_eq!(
+            left,
+            if deleted { 3 } else { 6 },
+            "{era} {client} {extra:?}: {out}"
+        );
+    }
+}

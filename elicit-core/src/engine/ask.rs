@@ -155,7 +155,9 @@ impl Call {
     ) -> Result<Elicitation<Value>, Halt> {
         #[cfg(feature = "web")]
         if self.pages.is_some() && !(self.peer.supports("form") && self.renders.forms) {
-            return self.ask_page(to, message, form, consent).await;
+            return self
+                .ask_page(to, message, form, consent || form.is_consent())
+                .await;
         }
         let _ = consent;
         self.ask_form(to, message, form).await

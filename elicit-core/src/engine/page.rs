@@ -46,12 +46,14 @@ impl Call {
         let (message, mut changes) = question.into().split_message();
         let message = message.unwrap_or_default();
         let answer = if changes.saves_nothing() {
-            self.ask_page(to, &message, T::form(), false).await?
+            self.ask_page(to, &message, T::form(), T::form().is_consent())
+                .await?
         } else {
             let form = changes
                 .apply(T::form())
                 .map_err(|e| AskError::Schema(FormError::new(e)))?;
-            self.ask_page(to, &message, &form, false).await?
+            self.ask_page(to, &message, &form, form.is_consent())
+                .await?
         };
         Ok(match answer {
             Elicitation::Accept(content) => {
@@ -78,7 +80,7 @@ impl Call {
                 Poll::Ask(step) => step,
             };
             let (action, content) = match self
-                .ask_page(to, step.message(), step.form(), false)
+                .ask_page(to, step.message(), step.form(), step.form().is_consent())
                 .await?
             {
                 Elicitation::Accept(content) => (Action::Accept, Some(content)),

@@ -75,7 +75,7 @@ impl Transport for Person {
         self.sent.lock().unwrap().push(question);
         let shown = self.pages.get(&id, None).await;
         assert_eq!(shown.status, 200);
-        assert!(shown.html.contains(r#"name="f.copies""#), "{}", shown.html);
+        assert!(shown.html.contains(r#"name="f."#), "{}", shown.html);
         let refused = self.pages.post(&id, None, self.first).await;
         assert_eq!(refused.status, 422, "{}", refused.html);
         let done = self.pages.post(&id, None, self.then).await;
@@ -278,6 +278,61 @@ async fn without_url_mode_the_link_goes_in_the_tool_result_and_the_next_call_goe
     assert!(matches!(
         call.ask_on_page::<Copies>(&(), "How many?").await,
         Err(Halt::Link(l)) if l.url != fresh.url
+    ));
+}
+
+/// A consent form (`#[elicit(consent)]`).
+#[derive(Debug, Deserialize, PartialEq)]
+struct Approve {
+    confirm: bool,
+}
+
+impl crate::NoSecrets for Approve {}
+
+impl Elicit for Approve {
+    fn form() -> &'static Form {
+        static FORM: OnceLock<Form> = OnceLock::new();
+        FORM.get_or_init(|| {
+            let field = Field::new("confirm", true, FieldKind::Boolean { default: None });
+            Form::new(vec![field]).expect("a valid form").into_consent()
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_consent_form_goes_by_url_mode_but_never_by_a_link_unless_allowed() {
+    let binding = Binding::new("alice", "tools/call", "purge", &json!({}));
+    let engine = engine();
+    let mut call = engine.push(no_elicitation()).bind(binding.clone());
+    let refused = call.ask::<Approve>(&(), "Delete 1,284 logs?").await;
+    assert!(
+        matches!(
+            refused,
+            Err(Halt::Ask(AskError::Unsupported { mode: "url", .. }))
+        ),
+        "{refused:?}"
+    );
+    // By URL mode the page opens where the model cannot read it: asked.
+    let pages = engine.pages().unwrap();
+    let person = Person::new(
+        pages,
+        b"action=accept",
+        b"s.confirm=1&f.confirm=true&action=accept",
+    );
+    let mut call = engine
+        .push(url_client(Revision::V2025_11_25))
+        .bind(binding.clone());
+    let answer = call.ask::<Approve>(&person, "Delete 1,284 logs?").await;
+    assert_eq!(
+        answer.unwrap(),
+        Elicitation::Accept(Approve { confirm: true })
+    );
+    let engine = Engine::new(Keyring::generate())
+        .with_pages(Pages::new("https://example.com/elicit/p").consent_by_link(true));
+    let mut call = engine.push(no_elicitation()).bind(binding);
+    assert!(matches!(
+        call.ask::<Approve>(&(), "Delete 1,284 logs?").await,
+        Err(Halt::Link(_))
     ));
 }
 

@@ -385,6 +385,8 @@ pub struct Form {
     pub(crate) min_revision: Revision,
     /// The `requestedSchema` JSON per revision, written once when first needed.
     pub(crate) schema_json: SchemaJson,
+    /// A consent (`#[elicit(consent)]`): never asked through a link the model reads.
+    pub(crate) consent: bool,
 }
 
 /// What is wrong with a form: one built at run time breaks a rule of the MCP subset,
@@ -453,7 +455,34 @@ impl Form {
             fields: Cow::Borrowed(fields),
             min_revision,
             schema_json: SchemaJson::new(),
+            consent: false,
         }
+    }
+
+    /// This form, marked a consent (`#[elicit(consent)]`).
+    pub(crate) const fn into_consent(mut self) -> Form {
+        self.consent = true;
+        self
+    }
+
+    /// Whether the form is a consent (`#[elicit(consent)]` on its type): an approval the
+    /// person must give. The engine never asks a consent through a link in a tool result,
+    /// which the model reads too, unless the pages allow it
+    /// (`Pages::consent_by_link`, feature `web`).
+    ///
+    /// ```
+    /// use elicit_core::Elicit;
+    ///
+    /// #[derive(Elicit, serde::Deserialize)]
+    /// #[elicit(consent)]
+    /// struct Approve {
+    ///     /// I understand this deletes the logs.
+    ///     confirm: bool,
+    /// }
+    /// assert!(Approve::form().is_consent());
+    /// ```
+    pub fn is_consent(&self) -> bool {
+        self.consent
     }
 
     /// A form built at run time from fields of other forms (a derived form's, or one
@@ -501,6 +530,7 @@ impl Form {
             fields: Cow::Owned(fields),
             min_revision,
             schema_json: SchemaJson::new(),
+            consent: false,
         }
     }
 

@@ -390,7 +390,9 @@ impl Prepared {
                 self.give_back(&mut fields, moved);
                 return Err(e);
             }
-            Cow::Owned(Form::from_checked(fields))
+            let mut form = Form::from_checked(fields);
+            form.consent = base.consent;
+            Cow::Owned(form)
         };
         Ok(PreparedForm(Arc::new(Built {
             form,

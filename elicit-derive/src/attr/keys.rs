@@ -101,6 +101,8 @@ keys! {
     enum Key in "elicit" {
         /// `#[elicit(crate = "my_reexport::elicit_core")]`
         Crate = "crate" on Type,
+        /// `#[elicit(consent)]`, a flag: the form is a consent
+        Consent = "consent" on Type,
         /// `#[elicit(title = "New Date")]`
         Title = "title" on Field | Variant,
         /// `#[elicit(description = "The date to try instead")]`

@@ -205,12 +205,17 @@ fn form_impl(form: &Form) -> TokenStream {
     let krate = &form.krate;
     let specs = form.fields.iter().map(|f| field_spec(krate, f));
     let no_secrets = no_secrets(form);
+    let build = if form.consent {
+        quote!(consent_form)
+    } else {
+        quote!(static_form)
+    };
     quote! {
         #[automatically_derived]
         impl #krate::Elicit for #ident {
             fn form() -> &'static #krate::Form {
                 const __FIELDS: &[#krate::Field] = &[#(#specs),*];
-                static __FORM: #krate::Form = #krate::__private::static_form(__FIELDS);
+                static __FORM: #krate::Form = #krate::__private::#build(__FIELDS);
                 &__FORM
             }
         }

@@ -3,7 +3,9 @@
 //! asks for approval (a box that must be ticked, the approver's e-mail, the retention
 //! days) and deletes only after an accept with the box ticked. Given an elicitor with
 //! pages (`Elicitor::with_pages`), it asks a client that shows no forms but takes URL
-//! mode on a web page; never by a link in the tool result, which the model reads too.
+//! mode on a web page; the approval is a consent (`#[elicit(consent)]`), so never by a
+//! link in the tool result, which the model reads too, unless the pages allow it
+//! (`--consent-by-link`).
 //!
 //! Consent is exact: the approval lists the files (and, for a long list, a digest of
 //! all of them) and names the directory they are in by its identity (device and inode),
@@ -29,6 +31,7 @@ use std::time::{Duration, SystemTime};
 use rustix::fs::{AtFlags, Mode, OFlags};
 
 use elicit_core::Elicitation;
+use elicit_core::engine::{AskError, Halt};
 use elicit_core::wizard::Prepared;
 use elicit_rmcp::{Asked, Elicitor, Session, Tools};
 use rmcp::handler::server::wrapper::Parameters;
@@ -166,14 +169,13 @@ impl PurgeServer {
                 "[NOTHING] no logs in {target}; nothing deleted"
             )));
         }
-        // On a page where the client shows no forms, but only by URL mode: a link in the
-        // tool result is read by the model too, which could open it and approve the
-        // purge itself.
-        let on_page = self.pages && s.peer().supports("url");
-        if !(s.peer().supports("form") || on_page) {
-            return Ok(text(format!(
+        let blocked = || {
+            text(format!(
                 "[BLOCKED] this client cannot show the approval form; nothing deleted from {target}"
-            )));
+            ))
+        };
+        if !s.peer().supports("form") && !self.pages {
+            return Ok(blocked());
         }
         // The directory's identity is part of the question: another directory put in
         // its place between rounds is another question.
@@ -194,7 +196,15 @@ impl PurgeServer {
             .message(message)
             .range("retention_days", args.days, 3650)
             .default_value("retention_days", args.days);
-        Ok(match s.ask::<PurgeApproval>(approval).await? {
+        // Where the client shows no forms the approval goes on a page: by URL mode, never
+        // by a link in the tool result (the model reads it too, and could approve the purge
+        // itself) unless the pages allow a consent by link (`--consent-by-link`). Without a
+        // way to ask the person, nothing is deleted.
+        let asked = match s.ask::<PurgeApproval>(approval).await {
+            Err(Halt::Ask(AskError::Unsupported { .. })) => return Ok(blocked()),
+            asked => asked?,
+        };
+        Ok(match asked {
             Elicitation::Decline => text("[BLOCKED] user declined; nothing deleted"),
             Elicitation::Cancel => text("[CANCELLED] user dismissed the dialog"),
             Elicitation::Accept(a) if !a.confirm => {
