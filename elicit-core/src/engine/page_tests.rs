@@ -507,3 +507,28 @@ async fn a_secret_asked_on_a_page_never_enters_the_sealed_state() {
     );
     assert!(!said.contains(SECRET), "{said}");
 }
+
+#[tokio::test]
+async fn in_a_task_a_secret_s_page_keeps_it_out_of_what_the_task_holds() {
+    const SECRET: &str = "sk-live-0123456789";
+    let engine = engine();
+    let pages = engine.pages().unwrap();
+    let body = format!("f.user=ann&f.key={SECRET}&action=accept");
+    let body: &'static [u8] = Box::leak(body.into_bytes().into_boxed_slice());
+    let person = Person::new(pages, b"f.user=ann&action=accept", body);
+    let mut call = engine.push(url_client(Revision::V2026_07_28)).into_task();
+    let answer = call
+        .ask_on_page::<SignIn>(&person, "Your API key")
+        .await
+        .unwrap();
+    let Elicitation::Accept(signed) = answer else {
+        panic!("accepted")
+    };
+    use crate::ExposeSecret;
+    assert_eq!(signed.key.expose_secret(), SECRET);
+    // What the task carries to the client (and keeps in its record): the link only.
+    let sent = person.sent.lock().unwrap();
+    assert_eq!(sent.len(), 1);
+    assert!(!sent[0].params.contains(SECRET) && !sent[0].to_string().contains(SECRET));
+    assert!(!format!("{sent:?}").contains(SECRET));
+}
