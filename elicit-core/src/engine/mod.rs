@@ -153,7 +153,8 @@ pub struct Settings {
     /// Default: the clients known to lack something (Codex CLI `codex-mcp-client`: no
     /// number, integer or multi-select fields; GitHub Copilot CLI
     /// `github-copilot-developer`: selects only as titled `oneOf`; Goose `goose`: no
-    /// titled selects or multi-selects), sources in docs/client-profiles.md. Add or replace
+    /// titled selects or multi-selects; Claude Desktop `claude-ai`: no forms at all, so
+    /// with pages they go to a page), sources in docs/client-profiles.md. Add or replace
     /// entries for clients of your own; an unlisted client renders everything.
     ///
     /// Whatever the profile, a client that accepts a form with required fields without

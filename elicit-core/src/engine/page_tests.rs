@@ -532,3 +532,39 @@ async fn in_a_task_a_secret_s_page_keeps_it_out_of_what_the_task_holds() {
     assert!(!sent[0].params.contains(SECRET) && !sent[0].to_string().contains(SECRET));
     assert!(!format!("{sent:?}").contains(SECRET));
 }
+
+#[tokio::test]
+async fn claude_desktop_declares_forms_but_gets_its_forms_on_a_page() {
+    let engine = engine();
+    let pages = engine.pages().unwrap();
+    let person = Person::new(
+        pages,
+        b"f.copies=0&action=accept",
+        b"f.copies=5&action=accept",
+    );
+    let mut peer = Peer::new(
+        Some(Revision::V2025_11_25),
+        &json!({"elicitation": {"form": {}, "url": {}}}),
+    );
+    peer.name = Some("claude-ai".to_owned());
+    let mut call = engine.push(peer.clone());
+    let answer = call.ask::<Copies>(&person, "How many?").await.unwrap();
+    assert_eq!(answer, Elicitation::Accept(Copies { copies: 5 }));
+    let params: Value = serde_json::from_str(&person.sent.lock().unwrap()[0].params).unwrap();
+    assert_eq!(params["mode"], "url");
+    // Without pages, nothing changes: the form goes to the client.
+    struct Declines(Mutex<Vec<Question>>);
+    impl Transport for Declines {
+        async fn send(&self, question: Question) -> Result<Value, AskError> {
+            self.0.lock().unwrap().push(question);
+            Ok(json!({"action": "decline"}))
+        }
+    }
+    let client = Declines(Mutex::default());
+    let plain = Engine::new(Keyring::generate());
+    let mut call = plain.push(peer);
+    let answer = call.ask::<Copies>(&client, "How many?").await.unwrap();
+    assert_eq!(answer, Elicitation::Decline);
+    let params: Value = serde_json::from_str(&client.0.lock().unwrap()[0].params).unwrap();
+    assert_eq!(params["mode"], "form");
+}

@@ -127,6 +127,16 @@ pub(super) fn known_profiles() -> Vec<(String, Renders)> {
                 ..all
             },
         ),
+        // Claude Desktop (and Cowork, which shares its client) declares elicitation but
+        // shows no form: it cancels after 60 s or declines at once (anthropics/claude-code
+        // #88901, #94450, #94806). With pages, its forms go to a page.
+        (
+            "claude-ai".to_owned(),
+            Renders {
+                forms: false,
+                ..all
+            },
+        ),
     ]
 }
 
