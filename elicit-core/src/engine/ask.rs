@@ -11,7 +11,7 @@ use super::{AskError, Call, Halt, Transport};
 use crate::answer::{AnswerError, Confirm, Elicit, Elicitation, NoSecrets, read_valid};
 use crate::form::{Form, FormError, Revision};
 use crate::seal::random_id;
-use crate::wizard::{Outcome, Prepared, Wizard};
+use crate::wizard::{Outcome, Prepared, StepForm, Wizard};
 
 /// One question of a batch ([`Call::inputs`]), under the key it has in `inputRequests`
 /// on 2026-07-28. A form built at run time (a [`Form`]) is asked as
@@ -74,13 +74,7 @@ impl InputAnswer {
     /// A form's answer as the typed [`Elicitation`] of `T`.
     pub fn typed<T: Elicit>(self) -> Result<Elicitation<T>, AskError> {
         match self {
-            InputAnswer::Form(answer) => Ok(match answer {
-                Elicitation::Accept(content) => {
-                    Elicitation::Accept(read_valid(&content).map_err(AskError::Answer)?)
-                }
-                Elicitation::Decline => Elicitation::Decline,
-                Elicitation::Cancel => Elicitation::Cancel,
-            }),
+            InputAnswer::Form(answer) => typed(answer),
             InputAnswer::Value(_) => Err(AskError::Answer(AnswerError::Malformed(
                 "this answer is not a form's",
             ))),
@@ -104,24 +98,9 @@ impl Call {
         to: &impl Transport,
         question: impl Into<Prepared>,
     ) -> Result<Elicitation<T>, Halt> {
-        let (message, mut changes) = question.into().split_message();
-        let message = message.unwrap_or_default();
-        let answer = if changes.saves_nothing() {
-            self.ask_form_or_page(to, &message, T::form(), false)
-                .await?
-        } else {
-            let form = changes
-                .apply(T::form())
-                .map_err(|e| AskError::Schema(FormError::new(e)))?;
-            self.ask_form_or_page(to, &message, &form, false).await?
-        };
-        Ok(match answer {
-            Elicitation::Accept(content) => {
-                Elicitation::Accept(read_valid(&content).map_err(AskError::Answer)?)
-            }
-            Elicitation::Decline => Elicitation::Decline,
-            Elicitation::Cancel => Elicitation::Cancel,
-        })
+        let (message, form) = prepared::<T>(question)?;
+        let answer = self.ask_form_or_page(to, &message, &form, false).await?;
+        Ok(typed(answer)?)
     }
 
     /// Asks a yes/no question with the ready-made [`Confirm`] form: `Accept(true)` only
@@ -313,6 +292,29 @@ impl Call {
             })
         }
     }
+}
+
+/// The message of `question`, and the form `T` as this call changes it (its own when
+/// nothing changes it).
+pub(super) fn prepared<T: Elicit>(
+    question: impl Into<Prepared>,
+) -> Result<(String, StepForm), AskError> {
+    let (message, mut changes) = question.into().split_message();
+    let form = changes
+        .apply(T::form())
+        .map_err(|e| AskError::Schema(FormError::new(e)))?;
+    Ok((message.unwrap_or_default(), form))
+}
+
+/// A form's answer, its content validated already, read as `T`.
+pub(super) fn typed<T: Elicit>(answer: Elicitation<Value>) -> Result<Elicitation<T>, AskError> {
+    Ok(match answer {
+        Elicitation::Accept(content) => {
+            Elicitation::Accept(read_valid(&content).map_err(AskError::Answer)?)
+        }
+        Elicitation::Decline => Elicitation::Decline,
+        Elicitation::Cancel => Elicitation::Cancel,
+    })
 }
 
 /// A question's answers do not match what it asked (not expected: each question reads

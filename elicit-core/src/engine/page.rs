@@ -9,8 +9,8 @@ use super::exchange::{Asking, Next};
 use super::pages::{Linked, Pages};
 use super::state::{Params, Pending, question_digest};
 use super::{AskError, Call, Halt, PageLink, Question, Transport, replay_error};
-use crate::answer::{Action, AnswerError, Elicit, Elicitation, read_valid, split_result_owned};
-use crate::form::{Form, FormError, Revision};
+use crate::answer::{Action, AnswerError, Elicit, Elicitation, split_result_owned};
+use crate::form::{Form, Revision};
 use crate::seal::random_id;
 use crate::wizard::{Flow, Outcome, Poll, Prepared, Wizard};
 
@@ -43,25 +43,11 @@ impl Call {
         to: &impl Transport,
         question: impl Into<Prepared>,
     ) -> Result<Elicitation<T>, Halt> {
-        let (message, mut changes) = question.into().split_message();
-        let message = message.unwrap_or_default();
-        let answer = if changes.saves_nothing() {
-            self.ask_page(to, &message, T::form(), T::form().is_consent())
-                .await?
-        } else {
-            let form = changes
-                .apply(T::form())
-                .map_err(|e| AskError::Schema(FormError::new(e)))?;
-            self.ask_page(to, &message, &form, form.is_consent())
-                .await?
-        };
-        Ok(match answer {
-            Elicitation::Accept(content) => {
-                Elicitation::Accept(read_valid(&content).map_err(AskError::Answer)?)
-            }
-            Elicitation::Decline => Elicitation::Decline,
-            Elicitation::Cancel => Elicitation::Cancel,
-        })
+        let (message, form) = super::ask::prepared::<T>(question)?;
+        let answer = self
+            .ask_page(to, &message, &form, form.is_consent())
+            .await?;
+        Ok(super::ask::typed(answer)?)
     }
 
     /// Runs the wizard `W` with each step on a page (see [`Call::wizard`]): one page

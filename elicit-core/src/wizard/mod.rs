@@ -156,4 +156,6 @@ pub(crate) use flow::{Flow, Poll};
 pub(crate) use flow::{FormParams, with_last_try};
 #[cfg(feature = "seal")]
 pub(crate) use state::WizardState;
+#[cfg(feature = "seal")]
+pub(crate) use step::StepForm;
 pub use step::{Prepared, PreparedForm};
