@@ -42,7 +42,7 @@ mod served;
 mod support;
 
 use browser::{Audit, Axe, Browser, Key};
-use served::{Served, Setup, path_of};
+use served::{Served, Setup, path_of, visitor};
 use support::{Logs, OneTool, PURGE, demo_purge, ticket_server};
 
 /// A day of the week, a single select of seven options: a list, not radios.
@@ -538,15 +538,6 @@ fn audit(browser: &mut Browser, axe: &Axe, what: &str) {
     if !unsure.is_empty() {
         eprintln!("{what}: to review by hand:\n{}", Audit::describe(&unsure));
     }
-}
-
-/// Who the visitor is: the `who` cookie (the server's own sign-in, in a real server).
-fn visitor(headers: &axum::http::HeaderMap) -> Option<String> {
-    let cookies = headers.get(axum::http::header::COOKIE)?.to_str().ok()?;
-    cookies
-        .split(';')
-        .find_map(|c| c.trim().strip_prefix("who="))
-        .map(str::to_owned)
 }
 
 #[test]

@@ -23,7 +23,7 @@ use serde_json::json;
 mod served;
 mod support;
 
-use served::{Calling, Served, Setup, path_of};
+use served::{Calling, Served, Setup, path_of, visitor};
 use support::{Era, Logs, PURGE, Scripted, demo_purge};
 
 /// The answer the person gives: ticked, ops@example.com, the 30 days kept.
@@ -293,15 +293,6 @@ fn an_unknown_or_forged_link_is_not_found() {
     assert_eq!(again.status, 409, "{}", again.body);
     assert!(again.body.contains(CLOSED), "{}", again.body);
     assert_eq!(served.post(&path, &[], APPROVED).status, 409);
-}
-
-/// Who the visitor is: the `who` cookie (the server's own sign-in, in a real server).
-fn visitor(headers: &axum::http::HeaderMap) -> Option<String> {
-    let cookies = headers.get(axum::http::header::COOKIE)?.to_str().ok()?;
-    cookies
-        .split(';')
-        .find_map(|c| c.trim().strip_prefix("who="))
-        .map(str::to_owned)
 }
 
 #[test]

@@ -383,3 +383,13 @@ pub fn path_of(url: &str) -> String {
     let at = url.find("/elicit/p/").expect("a page's link");
     url[at..].to_owned()
 }
+
+/// Who the visitor is: the `who` cookie (the server's own sign-in, in a real server), for
+/// `HttpOptions::page_visitor`.
+pub fn visitor(headers: &axum::http::HeaderMap) -> Option<String> {
+    let cookies = headers.get(axum::http::header::COOKIE)?.to_str().ok()?;
+    cookies
+        .split(';')
+        .find_map(|c| c.trim().strip_prefix("who="))
+        .map(str::to_owned)
+}
