@@ -310,7 +310,10 @@ mod tests {
             "`title`, `description`, `format`, `min_length`, `max_length`, `minimum`, `maximum`, `default`, `min_items`, `max_items`, `enum_names`, `secret` and `not_secret`"
         );
         assert_eq!(key_list(Key::allowed_on(Place::Variant)), "`title`");
-        assert_eq!(key_list(Key::allowed_on(Place::Type)), "`crate`");
+        assert_eq!(
+            key_list(Key::allowed_on(Place::Type)),
+            "`crate` and `consent`"
+        );
         assert_eq!(
             key_list(WizardKey::allowed_on(Place::Wizard)),
             "`context`, `attempts` and `crate`"
