@@ -133,7 +133,7 @@ impl Call {
         consent: bool,
     ) -> Result<Elicitation<Value>, Halt> {
         #[cfg(feature = "web")]
-        if self.pages.is_some() && !(self.peer.supports("form") && self.renders.forms) {
+        if self.forms_on_pages() {
             return self
                 .ask_page(to, message, form, consent || form.is_consent())
                 .await;
@@ -171,7 +171,7 @@ impl Call {
         ctx: &W::Context,
     ) -> Result<Outcome<W>, Halt> {
         #[cfg(feature = "web")]
-        if self.pages.is_some() && !(self.peer.supports("form") && self.renders.forms) {
+        if self.forms_on_pages() {
             return self.wizard_on_pages::<W>(to, ctx).await;
         }
         let index = self.begin().await?;

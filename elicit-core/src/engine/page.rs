@@ -77,6 +77,12 @@ impl Call {
         }
     }
 
+    /// Whether this call's forms go on pages: the engine has pages, and the client shows
+    /// no forms (it declares no form mode, or its profile says it shows none).
+    pub(super) fn forms_on_pages(&self) -> bool {
+        self.pages.is_some() && !(self.peer.supports("form") && self.renders.forms)
+    }
+
     /// Asks `form` on a page: by URL mode, else by a link in the tool result (a consent
     /// only where the pages allow it).
     pub(super) async fn ask_page(
