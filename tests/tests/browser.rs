@@ -225,7 +225,7 @@ fn purge_by_keyboard_alone() {
     // Refused: the summary of problems has the focus (a screen reader reads it first);
     // Tab reaches its link to the field, Enter follows it to the field.
     assert!(!calling.ended(), "a refused answer ended the call");
-    assert!(browser.has_focus(".summary"), "the summary is not focused");
+    assert!(browser.gets_focus(".summary"), "the summary is not focused");
     browser.press(Key::Tab);
     assert!(browser.has_focus(".summary a[href='#f1']"));
     browser.press(Key::Enter);

@@ -476,11 +476,31 @@ impl Browser {
 
     /// Whether the focused element matches `selector`.
     pub fn has_focus(&mut self, selector: &str) -> bool {
-        let script = format!(
+        self.eval(&Self::focus_script(selector)) == json!(true)
+    }
+
+    /// Whether the element matching `selector` gets the focus within [`STEP_LIMIT`]:
+    /// a browser moves the focus to an `autofocus` element at a rendering update,
+    /// which may come after the load event.
+    pub fn gets_focus(&mut self, selector: &str) -> bool {
+        let script = Self::focus_script(selector);
+        let deadline = Instant::now() + STEP_LIMIT;
+        loop {
+            if self.eval(&script) == json!(true) {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn focus_script(selector: &str) -> String {
+        format!(
             "document.activeElement !== null && document.activeElement.matches({})",
             json!(selector)
-        );
-        self.eval(&script) == json!(true)
+        )
     }
 
     /// Waits until the script `condition` is true, checking every 20 ms; panics after
