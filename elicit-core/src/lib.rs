@@ -56,6 +56,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod answer;
@@ -96,6 +97,11 @@ pub use elicit_derive::Elicit;
 #[cfg(feature = "derive")]
 pub use elicit_derive::Wizard;
 pub use wizard::Wizard;
+
+/// The example of this crate's README (its page on crates.io), compiled as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 /// The examples of `docs/attributes.md`, compiled as doctests.
 #[cfg(doctest)]

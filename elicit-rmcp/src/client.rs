@@ -123,8 +123,12 @@ impl<A> Clone for FormClient<A> {
 }
 
 impl<A: Asker + 'static> FormClient<A> {
-    /// A client answering through `asker`, form mode only.
+    /// A client answering through `asker`, form mode only. Built without serde_json's
+    /// `preserve_order` feature, it reads a form's fields in alphabetical order (rmcp
+    /// parses every message into a `serde_json::Value`); the first client of such a
+    /// process says so on standard error.
     pub fn new(asker: A) -> FormClient<A> {
+        crate::wire::warn_if_field_order_lost();
         FormClient {
             asker: Arc::new(asker),
             info: Implementation::new("elicit-client", env!("CARGO_PKG_VERSION")),

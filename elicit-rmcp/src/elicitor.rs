@@ -54,7 +54,13 @@ impl Elicitor {
     }
 
     /// Settings around an engine configured beforehand.
+    ///
+    /// Built without serde_json's `preserve_order` feature, a server's forms reach the
+    /// client with their fields in alphabetical order (rmcp writes every message through
+    /// a `serde_json::Value`); the first elicitor of such a process says so on standard
+    /// error.
     pub fn with_engine(engine: Engine) -> Elicitor {
+        crate::wire::warn_if_field_order_lost();
         Elicitor {
             engine,
             tasks: None,

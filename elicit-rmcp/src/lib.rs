@@ -61,6 +61,7 @@
 //! 2026-07-28 it is replayed once per round (the answers are replayed, not asked again).
 //! Do side effects after the last question.
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "client")]
 pub mod client;
@@ -96,6 +97,11 @@ pub mod __private {
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The example of this crate's own README (its page on crates.io), compiled as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct CrateReadmeDoctests;
 
 /// The examples of `docs/mcp.md`, compiled as doctests.
 #[cfg(doctest)]

@@ -297,6 +297,32 @@ pub(crate) fn declared(ctx: &RequestContext<RoleServer>) -> Declared {
     Declared { client, tasks }
 }
 
+/// Whether serde_json keeps an object's keys in the order they were inserted (its feature
+/// `preserve_order`, which features unify across a build): rmcp writes every message
+/// through a `serde_json::Value`, so without it a form's fields reach the other side in
+/// alphabetical order.
+pub(crate) fn keeps_field_order() -> bool {
+    let mut probe = serde_json::Map::new();
+    probe.insert("b".to_owned(), Value::Null);
+    probe.insert("a".to_owned(), Value::Null);
+    probe.keys().next().is_some_and(|first| first == "b")
+}
+
+/// What [`warn_if_field_order_lost`] says on standard error.
+pub(crate) const FIELD_ORDER_WARNING: &str = "warning: elicit-rmcp: serde_json is built \
+without its `preserve_order` feature, so rmcp sends a form's fields in alphabetical order, \
+not in the order they are declared. Add to your Cargo.toml's [dependencies]: \
+serde_json = { version = \"1\", features = [\"preserve_order\"] }";
+
+/// Says once per process, on standard error, that forms lose their field order in this
+/// build; says nothing when serde_json keeps it.
+pub(crate) fn warn_if_field_order_lost() {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    if !keeps_field_order() {
+        WARNED.call_once(|| eprintln!("{FIELD_ORDER_WARNING}"));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;

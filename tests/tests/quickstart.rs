@@ -1,8 +1,9 @@
 //! The README's quick start ("In an MCP server (rmcp)") as a user meets it: its
-//! `Cargo.toml` lines and its program are copied into a new crate outside the
-//! workspace (depending on `elicit-core` and `elicit-rmcp` by path), built
-//! with cargo, and the server it makes is driven over stdio: `initialize`, `tools/list`,
-//! and a `tools/call` whose question is answered.
+//! `Cargo.toml` lines and its program are copied as they are into a new crate outside the
+//! workspace, next to a checkout of elicit (the README's `path` lines), built with cargo,
+//! and the server it makes is driven over stdio: `initialize`, `tools/list`, and a
+//! `tools/call` whose form reaches the client with its fields in declaration order and
+//! whose question is answered.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -45,23 +46,20 @@ fn the_readme_quick_start_builds_outside_the_workspace_and_asks() {
         program.lines().count()
     );
 
-    // The crate a user makes with `cargo new purge`, elicit's crates taken by path.
-    let mut deps = deps;
+    // The crate a user makes with `cargo new purge` next to a checkout of elicit (here the
+    // workspace itself, linked), its dependencies pasted as the README has them.
     for krate in ["elicit-core", "elicit-rmcp"] {
-        let documented = format!("{krate} = \"0.1\"");
+        let documented = format!("{krate} = {{ path = \"../elicit/{krate}\" }}");
         assert!(
             deps.contains(&documented),
             "the README depends on {documented}"
         );
-        let path = root.join(krate);
-        deps = deps.replace(
-            &documented,
-            &format!("{krate} = {{ path = {:?} }}", path.display().to_string()),
-        );
     }
-    let dir = std::env::temp_dir().join(format!("elicit-quickstart-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let outside = std::env::temp_dir().join(format!("elicit-quickstart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    let dir = outside.join("purge");
     std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::os::unix::fs::symlink(&root, outside.join("elicit")).unwrap();
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
@@ -87,23 +85,22 @@ fn the_readme_quick_start_builds_outside_the_workspace_and_asks() {
         .status()
         .expect("cargo runs");
     assert!(built.success(), "the quick start builds");
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&outside);
 
     let mut server = Command::new(target.join("debug").join("purge"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("the server starts");
     let mut input = server.stdin.take().unwrap();
     let output = server.stdout.take().unwrap();
-    let (lines, received) = mpsc::channel::<Value>();
+    let errors = server.stderr.take().unwrap();
+    let (lines, received) = mpsc::channel::<String>();
     std::thread::spawn(move || {
         for line in BufReader::new(output).lines() {
             let Ok(line) = line else { break };
-            if let Ok(message) = serde_json::from_str(&line)
-                && lines.send(message).is_err()
-            {
+            if lines.send(line).is_err() {
                 break;
             }
         }
@@ -112,7 +109,9 @@ fn the_readme_quick_start_builds_outside_the_workspace_and_asks() {
         writeln!(input, "{message}").unwrap();
         input.flush().unwrap();
     };
-    let next = || received.recv_timeout(ANSWER).expect("the server answers");
+    // Each message as its text (the order of its keys as sent) and as JSON.
+    let next_text = || received.recv_timeout(ANSWER).expect("the server answers");
+    let next = || -> Value { serde_json::from_str(&next_text()).expect("a JSON message") };
 
     send(
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -137,21 +136,45 @@ fn the_readme_quick_start_builds_outside_the_workspace_and_asks() {
 
     send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
                 "params": {"name": "purge", "arguments": {}}}));
-    let asked = next();
+    let asked_text = next_text();
+    let asked: Value = serde_json::from_str(&asked_text).unwrap();
     assert_eq!(asked["method"], "elicitation/create", "{asked}");
     assert_eq!(asked["params"]["message"], "Really delete 1,284 logs?");
     assert_eq!(
-        asked["params"]["requestedSchema"]["properties"]["approve"]["title"],
+        asked["params"]["requestedSchema"]["properties"]["confirm"]["title"],
         "Delete them for good"
     );
-    send(json!({"jsonrpc": "2.0", "id": asked["id"],
-                "result": {"action": "accept", "content": {"approve": true}}}));
+    // The fields reach the client in the order the struct declares them (the README's
+    // dependencies turn serde_json's `preserve_order` on), not alphabetically.
+    let (confirm, approver) = (
+        asked_text
+            .find(r#""confirm":{"#)
+            .expect("the field confirm"),
+        asked_text
+            .find(r#""approver":{"#)
+            .expect("the field approver"),
+    );
+    assert!(confirm < approver, "fields out of order: {asked_text}");
+    send(
+        json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept",
+                "content": {"confirm": true, "approver": "ana@example.com"}}}),
+    );
     let done = next();
     assert_eq!(done["id"], 3, "{done}");
-    assert_eq!(done["result"]["content"][0]["text"], "[DELETED]", "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"], "[DELETED] by ana@example.com",
+        "{done}"
+    );
 
     let _ = server.kill();
     let _ = server.wait();
+    // Nothing to warn about: no warning of lost field order on standard error.
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut { errors }, &mut said).unwrap();
+    assert!(
+        !said.contains("preserve_order"),
+        "the server warned: {said}"
+    );
 }
 
 /// The README renders on GitHub and crates.io as written: its Rust blocks hold no

@@ -74,8 +74,8 @@
 //!             k1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 //! let ring: Keyring = text.parse()?;
 //!
-//! // Generate a key for the file: `Key::generate().to_base64()`; write a keyring
-//! // back in the same form with `to_text()`.
+//! // A new keyring for the file: `Keyring::generate().to_text()`; any keyring is
+//! // written back in the same form with `to_text()`.
 //! let round_trip: Keyring = ring.to_text().parse()?;
 //! assert_eq!(round_trip.to_text(), ring.to_text());
 //! # Ok::<(), elicit_core::seal::SealError>(())
