@@ -1,12 +1,17 @@
 //! Support for the code `#[derive(Elicit)]` and `#[derive(Wizard)]` generate. Not a
 //! public API: names here change without notice.
 //!
-//! Field types are judged by the type checker through [`FormField`] and the marker
-//! traits below, each with a message in the user's words; values (bounds against a
-//! type's range, defaults against an enum's variants) are judged by `const fn`s
-//! evaluated at compile time. Secrets are judged the same way: a field marked
-//! `#[elicit(secret)]` through [`SecretField`], and, by [`Probe`]s that method resolution
-//! settles, an unmarked field that holds one and a wizard's step whose form has one.
+//! The derive judges what it can from the syntax of a field's type (`u8`, `String`,
+//! `Option<bool>`, ...) and reports a mistake itself. A type it cannot judge that way (an
+//! enum, an alias) is judged by the type checker through [`FormField`] and the marker
+//! traits below, each with a message in the user's words and no impl to recommend; the
+//! traits are re-exported, hidden, at the crate root, so an error names `TextField`, not
+//! a path through this module. Values (bounds against a type's range, defaults against
+//! an enum's variants) are judged by `const fn`s that return a verdict, the derive's
+//! code panicking at the user's attribute. Secrets: a field marked `#[elicit(secret)]`
+//! through [`SecretField`], an unmarked one of a type the derive cannot judge by a
+//! [`Probe`] that method resolution settles, and a wizard's step whose form has one by
+//! a `Probe` too.
 
 #![allow(missing_docs)]
 
@@ -24,6 +29,9 @@ pub mod testing;
 
 /// The items `#[derive(Wizard)]` writes besides the `Wizard` trait.
 pub use crate::wizard::derived::{DEFAULT_ATTEMPTS, Rejection, StepInfo, WizardStep};
+/// The probes of a wizard's steps (defined beside `WizardStep`, so an error quotes no
+/// path of this module) and the `Probe` of the fields.
+pub use crate::wizard::derived::{OtherProbe, PlainProbe, PlainStep, Probe, SecretProbe};
 
 /// The form of `#[derive(Elicit)]`: its static fields, checked at compile time.
 pub const fn static_form(fields: &'static [Field]) -> Form {
@@ -88,7 +96,9 @@ macro_rules! integers {
                 type_name: stringify!($t),
             };
         }
+        #[diagnostic::do_not_recommend]
         impl NumericField for $t {}
+        #[diagnostic::do_not_recommend]
         impl IntDefault for $t {}
     )*};
 }
@@ -172,43 +182,6 @@ impl<T: SecretField> SecretField for Option<T> {
     const REQUIRED: bool = false;
 }
 
-/// A wizard's step whose form has no secret field: a wizard asks its steps in form mode.
-#[diagnostic::on_unimplemented(
-    message = "this step's form has a secret field, so it cannot be a step of a wizard",
-    label = "a field of this form is marked `#[elicit(secret)]`",
-    note = "a wizard's steps are asked in form mode, where MCP forbids secrets: ask the secret on a web page of its own (URL mode) with `ask_on_page`, before or after the wizard"
-)]
-pub trait PlainStep {}
-#[diagnostic::do_not_recommend]
-impl<S: WizardStep> PlainStep for S where S::Form: NoSecrets {}
-
-/// What `#[derive(Wizard)]` probes each step type `S` with, by method resolution (which
-/// tries `&&&Probe`, then `&&Probe`, then `&Probe`, then `Probe`):
-/// `(&&&Probe::<S>::NEW).plain_step::<S>()` picks [`PlainProbe`] for a step whose form has
-/// no secret, [`SecretProbe`] (which requires [`PlainStep`], so fails with its message)
-/// for one whose form has, and [`OtherProbe`] for a type that is no step at all, which has
-/// its own error (`WizardStep`) and gets no second one here.
-pub struct Probe<S: ?Sized>(core::marker::PhantomData<S>);
-
-impl<S: ?Sized> Probe<S> {
-    pub const NEW: Probe<S> = Probe(core::marker::PhantomData);
-}
-
-pub trait PlainProbe {
-    fn plain_step<X: ?Sized>(&self) {}
-}
-impl<S: WizardStep> PlainProbe for &&Probe<S> where S::Form: NoSecrets {}
-
-pub trait SecretProbe {
-    fn plain_step<X: ?Sized + PlainStep>(&self) {}
-}
-impl<S: WizardStep> SecretProbe for &Probe<S> {}
-
-pub trait OtherProbe {
-    fn plain_step<X: ?Sized>(&self) {}
-}
-impl<S: ?Sized> OtherProbe for Probe<S> {}
-
 /// What `#[derive(Elicit)]` probes each field not marked `#[elicit(secret)]` with, by
 /// method resolution (which tries `&&Probe`, then `&Probe`):
 /// `(&&Probe::<T>::NEW).marked::<T>()` picks [`MarkProbe`] for a type that holds a secret
@@ -244,8 +217,13 @@ pub trait Never {}
     label = "this keyword applies only to `String` fields",
     note = "`format`, `min_length` and `max_length` describe text: use them on a `String` (or `Option<String>`) field"
 )]
-pub trait TextField {}
+pub trait TextField {
+    /// Named by the derive's check, `<FieldType as TextField>::FITS`, spanned at the key.
+    const FITS: () = ();
+}
+#[diagnostic::do_not_recommend]
 impl TextField for String {}
+#[diagnostic::do_not_recommend]
 impl TextField for secrecy::SecretString {}
 
 /// Fields that `minimum` and `maximum` apply to.
@@ -254,8 +232,13 @@ impl TextField for secrecy::SecretString {}
     label = "this keyword applies only to integer and float fields",
     note = "`minimum` and `maximum` bound numbers: use them on an integer, `f32` or `f64` field; text has `min_length`/`max_length`, multi-selects `min_items`/`max_items`"
 )]
-pub trait NumericField {}
+pub trait NumericField {
+    /// Named by the derive's check, `<FieldType as NumericField>::FITS`, spanned at the key.
+    const FITS: () = ();
+}
+#[diagnostic::do_not_recommend]
 impl NumericField for f32 {}
+#[diagnostic::do_not_recommend]
 impl NumericField for f64 {}
 
 /// Fields that `min_items` and `max_items` apply to.
@@ -264,9 +247,15 @@ impl NumericField for f64 {}
     label = "this keyword applies only to multi-selects",
     note = "`min_items` and `max_items` count the options picked in a multi-select: a `Vec`, `BTreeSet` or `HashSet` of a unit enum deriving `Elicit`"
 )]
-pub trait MultiSelectField {}
+pub trait MultiSelectField {
+    /// Named by the derive's check, `<FieldType as MultiSelectField>::FITS`, spanned at the key.
+    const FITS: () = ();
+}
+#[diagnostic::do_not_recommend]
 impl<T: Options> MultiSelectField for Vec<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: Options> MultiSelectField for std::collections::BTreeSet<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: Options, S> MultiSelectField for std::collections::HashSet<T, S> {}
 
 /// Fields that `enum_names` applies to.
@@ -275,15 +264,23 @@ impl<T: Options, S> MultiSelectField for std::collections::HashSet<T, S> {}
     label = "`enum_names` applies only to a unit enum deriving `Elicit`",
     note = "`enum_names` asks for the legacy `enum` + `enumNames` shape of a single select"
 )]
-pub trait SelectField {}
+pub trait SelectField {
+    /// Named by the derive's check, `<FieldType as SelectField>::FITS`, spanned at the key.
+    const FITS: () = ();
+}
 
 #[diagnostic::on_unimplemented(
     message = "a text default cannot be the default of a `{Self}` field",
     label = "default of the wrong type",
     note = "text defaults (\"...\") fit `String` fields and enum fields (the wire value of a variant)"
 )]
-pub trait StrDefault {}
+pub trait StrDefault {
+    /// Named by the derive's check, `<FieldType as StrDefault>::FITS`, spanned at the key.
+    const FITS: () = ();
+}
+#[diagnostic::do_not_recommend]
 impl StrDefault for String {}
+#[diagnostic::do_not_recommend]
 impl<T: StrDefault> StrDefault for Option<T> {}
 
 #[diagnostic::on_unimplemented(
@@ -291,8 +288,13 @@ impl<T: StrDefault> StrDefault for Option<T> {}
     label = "default of the wrong type",
     note = "`true`/`false` defaults fit `bool` fields only"
 )]
-pub trait BoolDefault {}
+pub trait BoolDefault {
+    /// Named by the derive's check, `<FieldType as BoolDefault>::FITS`, spanned at the key.
+    const FITS: () = ();
+}
+#[diagnostic::do_not_recommend]
 impl BoolDefault for bool {}
+#[diagnostic::do_not_recommend]
 impl<T: BoolDefault> BoolDefault for Option<T> {}
 
 #[diagnostic::on_unimplemented(
@@ -300,9 +302,15 @@ impl<T: BoolDefault> BoolDefault for Option<T> {}
     label = "default of the wrong type",
     note = "number defaults fit integer, `f32` and `f64` fields only"
 )]
-pub trait IntDefault {}
+pub trait IntDefault {
+    /// Named by the derive's check, `<FieldType as IntDefault>::FITS`, spanned at the key.
+    const FITS: () = ();
+}
+#[diagnostic::do_not_recommend]
 impl IntDefault for f32 {}
+#[diagnostic::do_not_recommend]
 impl IntDefault for f64 {}
+#[diagnostic::do_not_recommend]
 impl<T: IntDefault> IntDefault for Option<T> {}
 
 #[diagnostic::on_unimplemented(
@@ -310,9 +318,15 @@ impl<T: IntDefault> IntDefault for Option<T> {}
     label = "default of the wrong type",
     note = "fractional defaults fit `f32` and `f64` fields only; an integer field needs a whole number"
 )]
-pub trait FloatDefault {}
+pub trait FloatDefault {
+    /// Named by the derive's check, `<FieldType as FloatDefault>::FITS`, spanned at the key.
+    const FITS: () = ();
+}
+#[diagnostic::do_not_recommend]
 impl FloatDefault for f32 {}
+#[diagnostic::do_not_recommend]
 impl FloatDefault for f64 {}
+#[diagnostic::do_not_recommend]
 impl<T: FloatDefault> FloatDefault for Option<T> {}
 
 #[diagnostic::on_unimplemented(
@@ -320,27 +334,27 @@ impl<T: FloatDefault> FloatDefault for Option<T> {}
     label = "default of the wrong type",
     note = "list defaults ([\"a\", \"b\"]) fit multi-selects only: a `Vec`, `BTreeSet` or `HashSet` of a unit enum deriving `Elicit`"
 )]
-pub trait ListDefault {}
+pub trait ListDefault {
+    /// Named by the derive's check, `<FieldType as ListDefault>::FITS`, spanned at the key.
+    const FITS: () = ();
+}
+#[diagnostic::do_not_recommend]
 impl<T: ListDefault> ListDefault for Option<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: Options> ListDefault for Vec<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: Options> ListDefault for std::collections::BTreeSet<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: Options, S> ListDefault for std::collections::HashSet<T, S> {}
 
+#[diagnostic::do_not_recommend]
 impl<T: TextField> TextField for Option<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: NumericField> NumericField for Option<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: MultiSelectField> MultiSelectField for Option<T> {}
+#[diagnostic::do_not_recommend]
 impl<T: SelectField> SelectField for Option<T> {}
-
-/// Compile-time proof that a keyword fits a field's type; the call is spanned at the keyword.
-pub const fn assert_text<T: ?Sized + TextField>() {}
-pub const fn assert_numeric<T: ?Sized + NumericField>() {}
-pub const fn assert_multi_select<T: ?Sized + MultiSelectField>() {}
-pub const fn assert_select<T: ?Sized + SelectField>() {}
-pub const fn assert_str_default<T: ?Sized + StrDefault>() {}
-pub const fn assert_bool_default<T: ?Sized + BoolDefault>() {}
-pub const fn assert_int_default<T: ?Sized + IntDefault>() {}
-pub const fn assert_float_default<T: ?Sized + FloatDefault>() {}
-pub const fn assert_list_default<T: ?Sized + ListDefault>() {}
 
 /// A default or bound literal, as written in the attribute.
 #[derive(Clone, Copy, Debug)]
@@ -357,51 +371,44 @@ const JSON_INT_MIN: i128 = i64::MIN as i128;
 /// The largest whole number a JSON answer carries exactly (`u64::MAX`).
 const JSON_INT_MAX: i128 = u64::MAX as i128;
 
-/// An integer bound or default must fit the field's Rust type.
-pub const fn check_int_fits(shape: Shape, value: i128) {
+// The value checks below return a verdict instead of panicking: the derive writes the
+// `panic!` itself, spanned at the value, so a failed evaluation quotes the user's
+// attribute and nothing of this module.
+
+/// Whether an integer bound or default fits the field's Rust type: `-1` below its
+/// smallest value, `1` above its largest, `0` within (or not an integer field).
+pub const fn int_fit(shape: Shape, value: i128) -> i8 {
     if let Shape::Integer { min, max, .. } = shape {
         if value < min {
-            panic!("this value is below the smallest value the field's integer type can hold");
+            return -1;
         }
         if value > max {
-            panic!("this value is above the largest value the field's integer type can hold");
+            return 1;
         }
     }
+    0
 }
 
-/// A number bound or default of an `f32` field must fit an `f32`.
-pub const fn check_float_fits(shape: Shape, value: f64) {
+/// Whether a fractional bound or default fits the field's type: `1` outside an `f32`'s
+/// range, `2` on an integer field, `0` otherwise.
+pub const fn float_fit(shape: Shape, value: f64) -> u8 {
     if let Shape::Number { single: true } = shape
         && (value > f32::MAX as f64 || value < f32::MIN as f64)
     {
-        panic!("this value does not fit the field's `f32` type");
+        return 1;
     }
     if let Shape::Integer { .. } = shape {
-        panic!("an integer field needs a whole number here");
+        return 2;
     }
+    0
 }
 
-/// An enum default must be the wire value of one of the variants.
-pub const fn check_choice(shape: Shape, value: &str) {
-    let choices = match shape {
-        Shape::Select(c) | Shape::MultiSelect(c) => c,
-        _ => return,
-    };
-    if !has_choice(choices, value) {
-        panic!(
-            "this default is not one of the enum's values: write the wire value of a variant (its name after `rename`/`rename_all`)"
-        );
-    }
-}
-
-/// Every item of a multi-select default must be one of the enum's values.
-pub const fn check_choices(shape: Shape, values: &[Cow<'static, str>]) {
-    let mut i = 0;
-    while i < values.len() {
-        if let Cow::Borrowed(v) = values[i] {
-            check_choice(shape, v);
-        }
-        i += 1;
+/// Whether a text default is the wire value of one of the enum's variants (always, for
+/// a field that is not a select).
+pub const fn is_choice(shape: Shape, value: &str) -> bool {
+    match shape {
+        Shape::Select(c) | Shape::MultiSelect(c) => has_choice(c, value),
+        _ => true,
     }
 }
 

@@ -76,6 +76,14 @@ pub mod web;
 #[doc(hidden)]
 pub mod __private;
 
+// The traits the derives' checks name, hidden here too: a compile error names a trait by
+// its public path, and this one keeps `__private` out of what a user reads.
+#[doc(hidden)]
+pub use __private::{
+    BoolDefault, FloatDefault, FormField, IntDefault, ListDefault, MultiSelectField, NumericField,
+    PlainStep, SecretField, SecretProbe, SelectField, StrDefault, TextField, Unmarked, WizardStep,
+};
+
 pub use answer::{
     Action, AnswerError, Confirm, Elicit, Elicitation, FieldError, NoSecrets, Problem, Strictness,
     ValidationErrors,

@@ -17,6 +17,7 @@ use crate::ast::{Field, Form, Options, Wizard};
 use crate::attr::{self, DefaultValue, Number, Setting};
 use crate::case::words;
 use crate::ctxt::Ctxt;
+use crate::kind::{Kind, inner, type_name};
 
 pub fn form(cx: &mut Ctxt, form: &Form) {
     if form.fields.is_empty() && !cx.has_errors() {
@@ -35,20 +36,16 @@ pub fn form(cx: &mut Ctxt, form: &Form) {
         secret_name(cx, field);
         secret_keys(cx, field);
         bounds(cx, field);
+        known_type(cx, field);
         // Two fields under one wire name would make the answer ambiguous.
         if let Some(first) = seen.get(field.wire.as_str()) {
-            let mut e = syn::Error::new(
+            cx.error(
                 field.wire_span,
                 format!(
-                    "two fields are sent as `{}`: field `{}` has the same wire name as `{}` after serde renaming",
+                    "two fields are sent as `{}`: field `{}` has the same wire name as field `{}` after serde renaming; rename one of them",
                     field.wire, field.rust_name, first.rust_name
                 ),
             );
-            e.combine(syn::Error::new(
-                first.wire_span,
-                format!("`{}` is first used here", field.wire),
-            ));
-            cx.push(e);
         } else {
             seen.insert(&field.wire, field);
         }
@@ -65,15 +62,13 @@ pub fn options(cx: &mut Ctxt, options: &Options) {
     let mut seen: HashMap<&str, &syn::Ident> = HashMap::new();
     for variant in &options.variants {
         if let Some(first) = seen.get(variant.wire.as_str()) {
-            let mut e = syn::Error::new(
+            cx.error(
                 variant.ident.span(),
                 format!(
-                    "two variants are sent as {:?} after serde renaming",
-                    variant.wire
+                    "two variants are sent as {:?}: variant `{}` has the same wire value as variant `{}` after serde renaming; rename one of them",
+                    variant.wire, variant.ident, first
                 ),
             );
-            e.combine(syn::Error::new(first.span(), "first used here"));
-            cx.push(e);
         } else {
             seen.insert(&variant.wire, variant.ident);
         }
@@ -196,24 +191,20 @@ fn secret_name(cx: &mut Ctxt, field: &Field) {
 /// source and be written into the page.
 fn secret_keys(cx: &mut Ctxt, field: &Field) {
     let a = &field.attrs;
-    let Some(secret) = a.secret else {
+    if a.secret.is_none() {
         return;
-    };
+    }
     if let Some(not_secret) = a.not_secret {
-        let mut e = syn::Error::new(
+        cx.error(
             not_secret,
-            "`not_secret` contradicts `secret`: keep `secret` for a field that holds one",
+            "`not_secret` contradicts `secret` on the same field: keep `secret` for a field that holds one",
         );
-        e.combine(syn::Error::new(secret, "`secret` is set here"));
-        cx.push(e);
     }
     if let Some(default) = &a.default {
-        let mut e = syn::Error::new(
+        cx.error(
             default.key,
-            "a secret takes no default: it would sit in the source code and be written into the page",
+            "a field marked `secret` takes no default: it would sit in the source code and be written into the page; remove the default",
         );
-        e.combine(syn::Error::new(secret, "`secret` is set here"));
-        cx.push(e);
     }
 }
 
@@ -226,15 +217,13 @@ fn ordered<T: PartialOrd + std::fmt::Display>(
     if let (Some(lo), Some(hi)) = (lo, hi)
         && lo.value > hi.value
     {
-        let mut e = syn::Error::new(
+        cx.error(
             lo.span,
             format!(
                 "`{lo_name} = {}` is greater than `{hi_name} = {}`: no answer could satisfy both",
                 lo.value, hi.value
             ),
         );
-        e.combine(syn::Error::new(hi.span, format!("`{hi_name}` is set here")));
-        cx.push(e);
     }
 }
 
@@ -260,12 +249,7 @@ fn outside(
     bound: &Setting<impl std::fmt::Display>,
     name: &str,
 ) {
-    let mut e = syn::Error::new(span, what);
-    e.combine(syn::Error::new(
-        bound.span,
-        format!("`{name} = {}` is set here", bound.value),
-    ));
-    cx.push(e);
+    cx.error(span, format!("{what} `{name} = {}`", bound.value));
 }
 
 /// Bounds in order, and a default that satisfies them.
@@ -297,7 +281,7 @@ fn text_default(cx: &mut Ctxt, a: &attr::Field, span: Span, s: &str) {
         outside(
             cx,
             span,
-            format!("the default is {len} characters long, shorter than `min_length`"),
+            format!("the default is {len} characters long, shorter than"),
             min,
             "min_length",
         );
@@ -306,7 +290,7 @@ fn text_default(cx: &mut Ctxt, a: &attr::Field, span: Span, s: &str) {
         outside(
             cx,
             span,
-            format!("the default is {len} characters long, longer than `max_length`"),
+            format!("the default is {len} characters long, longer than"),
             max,
             "max_length",
         );
@@ -319,7 +303,7 @@ fn number_default(cx: &mut Ctxt, a: &attr::Field, span: Span, n: &Number) {
         outside(
             cx,
             span,
-            format!("the default {n} is below `minimum`"),
+            format!("the default {n} is below"),
             min,
             "minimum",
         );
@@ -328,7 +312,7 @@ fn number_default(cx: &mut Ctxt, a: &attr::Field, span: Span, n: &Number) {
         outside(
             cx,
             span,
-            format!("the default {n} is above `maximum`"),
+            format!("the default {n} is above"),
             max,
             "maximum",
         );
@@ -351,7 +335,7 @@ fn list_default(cx: &mut Ctxt, a: &attr::Field, span: Span, items: &[(String, Sp
         outside(
             cx,
             span,
-            format!("the default picks {n} options, fewer than `min_items`"),
+            format!("the default picks {n} options, fewer than"),
             min,
             "min_items",
         );
@@ -360,10 +344,176 @@ fn list_default(cx: &mut Ctxt, a: &attr::Field, span: Span, items: &[(String, Sp
         outside(
             cx,
             span,
-            format!("the default picks {n} options, more than `max_items`"),
+            format!("the default picks {n} options, more than"),
             max,
             "max_items",
         );
+    }
+}
+
+/// The keys, defaults and values of a field whose type the derive knows by its syntax
+/// (`kind`), judged here: one error per mistake, at the key or value, in the user's words.
+/// A field of another type is judged by the type checker and const evaluation instead.
+fn known_type(cx: &mut Ctxt, field: &Field) {
+    let kind = Kind::of(field.ty);
+    if !kind.known() || list_of_text(field.ty).is_some() {
+        return;
+    }
+    let a = &field.attrs;
+    let ty = type_name(field.ty);
+    let name = &field.rust_name;
+    if a.secret.is_some() && kind != Kind::Secret {
+        cx.error(
+            field.ty.span(),
+            format!(
+                "`{ty}` cannot hold a secret: a field marked `#[elicit(secret)]` must be an `elicit_core::SecretString` (or an `Option` of one); its `Debug` output shows no value, its memory is wiped when it is dropped, and `elicit_core::ExposeSecret::expose_secret` reads it"
+            ),
+        );
+    }
+    if a.secret.is_none() && kind == Kind::Secret {
+        cx.error(
+            field.ty.span(),
+            "a `SecretString` field must be marked `#[elicit(secret)]`: MCP forbids asking for secrets in form mode, and the mark makes its form one asked on a web page (URL mode)",
+        );
+    }
+    let used = |keys: &[(&'static str, Option<Span>)]| -> Option<(Span, String)> {
+        let set: Vec<_> = keys.iter().filter_map(|(k, s)| Some((*k, (*s)?))).collect();
+        let (_, first) = *set.first()?;
+        let names: Vec<String> = set.iter().map(|(k, _)| format!("`{k}`")).collect();
+        let list = match names.as_slice() {
+            [one] => one.clone(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+            [] => unreachable!(),
+        };
+        Some((first, list))
+    };
+    fn key<T>(setting: &Option<Setting<T>>) -> Option<Span> {
+        setting.as_ref().map(|s| s.key)
+    }
+    let text_keys = [
+        ("format", key(&a.format)),
+        ("min_length", key(&a.min_length)),
+        ("max_length", key(&a.max_length)),
+    ];
+    if !matches!(kind, Kind::Text | Kind::Secret)
+        && let Some((span, keys)) = used(&text_keys)
+    {
+        cx.error(
+            span,
+            format!(
+                "{keys} describe{} text, but field `{name}` has type `{ty}`: `format`, `min_length` and `max_length` apply only to a `String` (or `Option<String>`) field",
+                if keys.contains(" and ") { "" } else { "s" }
+            ),
+        );
+    }
+    let number_keys = [("minimum", key(&a.minimum)), ("maximum", key(&a.maximum))];
+    if !matches!(kind, Kind::Int(_) | Kind::Float { .. })
+        && let Some((span, keys)) = used(&number_keys)
+    {
+        cx.error(
+            span,
+            format!(
+                "{keys} bound{} a number, but field `{name}` has type `{ty}`: `minimum` and `maximum` apply only to an integer, `f32` or `f64` field; text has `min_length`/`max_length`, a multi-select `min_items`/`max_items`",
+                if keys.contains(" and ") { "" } else { "s" }
+            ),
+        );
+    }
+    let items_keys = [
+        ("min_items", key(&a.min_items)),
+        ("max_items", key(&a.max_items)),
+    ];
+    if kind != Kind::MultiSelect
+        && let Some((span, keys)) = used(&items_keys)
+    {
+        cx.error(
+            span,
+            format!(
+                "{keys} count{} the options picked in a multi-select, but field `{name}` has type `{ty}`: a multi-select is a `Vec`, `BTreeSet` or `HashSet` of a unit enum deriving `Elicit`",
+                if keys.contains(" and ") { "" } else { "s" }
+            ),
+        );
+    }
+    if let Some(span) = a.enum_names {
+        cx.error(
+            span,
+            format!(
+                "`enum_names` asks for the legacy `enum` + `enumNames` shape of a single select, but field `{name}` has type `{ty}`: it applies only to a unit enum deriving `Elicit`"
+            ),
+        );
+    }
+    if let Some(d) = a.default.as_ref().filter(|_| a.secret.is_none()) {
+        let wrong = match (&d.value, kind) {
+            (DefaultValue::Str(_), Kind::Text) => None,
+            (DefaultValue::Str(_), _) => Some(
+                "a text default (\"...\") fits a `String` field or an enum field (the wire value of a variant)",
+            ),
+            (DefaultValue::Bool(_), Kind::Bool) => None,
+            (DefaultValue::Bool(_), _) => Some("`true`/`false` defaults fit `bool` fields only"),
+            (DefaultValue::Number(Number::Int(_)), Kind::Int(_) | Kind::Float { .. }) => None,
+            (DefaultValue::Number(Number::Int(_)), _) => {
+                Some("a number default fits an integer, `f32` or `f64` field only")
+            }
+            (DefaultValue::Number(Number::Float(_)), Kind::Float { .. }) => None,
+            (DefaultValue::Number(Number::Float(_)), Kind::Int(_)) => Some(
+                "a fractional default fits an `f32` or `f64` field only; an integer field needs a whole number",
+            ),
+            (DefaultValue::Number(Number::Float(_)), _) => {
+                Some("a fractional default fits an `f32` or `f64` field only")
+            }
+            (DefaultValue::List(_), Kind::MultiSelect) => None,
+            (DefaultValue::List(_), _) => Some(
+                "a list default ([\"a\", \"b\"]) fits a multi-select only: a `Vec`, `BTreeSet` or `HashSet` of a unit enum deriving `Elicit`",
+            ),
+        };
+        if let Some(why) = wrong {
+            cx.error(
+                d.span,
+                format!("this default does not fit field `{name}` of type `{ty}`: {why}"),
+            );
+        }
+    }
+    // Bounds and a number default against the type's range (a fractional default on an
+    // integer field is told above).
+    let values = [
+        a.minimum.as_ref().map(|m| (&m.value, m.span, false)),
+        a.maximum.as_ref().map(|m| (&m.value, m.span, false)),
+        a.default.as_ref().and_then(|d| match &d.value {
+            DefaultValue::Number(n) => Some((n, d.span, true)),
+            _ => None,
+        }),
+    ];
+    let inner = type_name(inner(field.ty));
+    for (n, span, is_default) in values.into_iter().flatten() {
+        match (kind, n) {
+            (Kind::Int(_), Number::Float(v)) if !is_default => cx.error(
+                span,
+                format!(
+                    "`{v:?}` is not a whole number, but field `{name}` has type `{ty}`: its bounds are whole numbers"
+                ),
+            ),
+            (Kind::Int(Some((min, max))), Number::Int(v)) if *v < min || *v > max => {
+                let (side, limit) = if *v < min {
+                    ("below the smallest", min)
+                } else {
+                    ("above the largest", max)
+                };
+                cx.error(
+                    span,
+                    format!(
+                        "`{v}` is {side} value a `{inner}` holds ({limit}), the type of field `{name}`: use a wider integer type, or a value within its range"
+                    ),
+                );
+            }
+            (Kind::Float { single: true }, Number::Float(v))
+                if *v > f32::MAX as f64 || *v < f32::MIN as f64 =>
+            {
+                cx.error(
+                    span,
+                    format!("`{v:?}` does not fit an `f32`, the type of field `{name}`: make it an `f64`"),
+                );
+            }
+            _ => {}
+        }
     }
 }
 

@@ -7,6 +7,7 @@ mod attr;
 mod case;
 mod check;
 mod ctxt;
+mod kind;
 /// The expanders, one per derive, each thin: input → `ast` (attributes parsed by `attr`)
 /// → `check` → tokens, errors collected in `ctxt` along the way.
 mod derives {

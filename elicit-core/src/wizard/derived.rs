@@ -58,6 +58,50 @@ impl<T: crate::Elicit> WizardStep for Option<T> {
     }
 }
 
+// The probes below are the derive's, undocumented like the rest of `__private`.
+#[allow(missing_docs)]
+mod probes {
+    use super::WizardStep;
+
+    /// A wizard's step whose form has no secret field: a wizard asks its steps in form mode.
+    #[diagnostic::on_unimplemented(
+        message = "this step's form has a secret field, so it cannot be a step of a wizard",
+        label = "a field of this form is marked `#[elicit(secret)]`",
+        note = "a wizard's steps are asked in form mode, where MCP forbids secrets: ask the secret on a web page of its own (URL mode) with `ask_on_page`, before or after the wizard"
+    )]
+    pub trait PlainStep {}
+    #[diagnostic::do_not_recommend]
+    impl<S: WizardStep> PlainStep for S where S::Form: crate::NoSecrets {}
+
+    /// What `#[derive(Wizard)]` probes each step type `S` with, by method resolution (which
+    /// tries `&&&Probe`, then `&&Probe`, then `&Probe`, then `Probe`):
+    /// `(&&&Probe::<S>::NEW).plain_step::<S>()` picks [`PlainProbe`] for a step whose form has
+    /// no secret, [`SecretProbe`] (which requires [`PlainStep`], so fails with its message)
+    /// for one whose form has, and [`OtherProbe`] for a type that is no step at all, which has
+    /// its own error (`WizardStep`) and gets no second one here.
+    pub struct Probe<S: ?Sized>(core::marker::PhantomData<S>);
+
+    impl<S: ?Sized> Probe<S> {
+        pub const NEW: Probe<S> = Probe(core::marker::PhantomData);
+    }
+
+    pub trait PlainProbe {
+        fn plain_step<X: ?Sized>(&self) {}
+    }
+    impl<S: WizardStep> PlainProbe for &&Probe<S> where S::Form: crate::NoSecrets {}
+
+    pub trait SecretProbe {
+        fn plain_step<X: ?Sized + PlainStep>(&self) {}
+    }
+    impl<S: WizardStep> SecretProbe for &Probe<S> {}
+
+    pub trait OtherProbe {
+        fn plain_step<X: ?Sized>(&self) {}
+    }
+    impl<S: ?Sized> OtherProbe for Probe<S> {}
+}
+pub use probes::{OtherProbe, PlainProbe, PlainStep, Probe, SecretProbe};
+
 /// Why a step's answer was not taken. Used by the derive; not part of the API.
 #[derive(Debug)]
 pub enum Rejection {

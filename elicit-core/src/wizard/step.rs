@@ -268,15 +268,35 @@ impl Prepared {
     /// tightened at run time, never widened), and a default outside the new bounds is
     /// refused. An integer field takes whole numbers.
     ///
+    /// A range outside the form's bounds is a mistake of the server, found only when the
+    /// question is asked: the ask fails (the engine's `AskError::Schema`, naming the field,
+    /// the range asked and the form's own bounds), and a tool that passes that on answers
+    /// with an internal error. When the range comes from a call's arguments, check them
+    /// first and answer a clear tool error instead:
+    ///
     /// ```
     /// use elicit_core::wizard::Prepared;
     ///
-    /// // The call approved 90 days: no shorter retention is offered, 90 is the default.
-    /// let days = 90;
-    /// let prepared = Prepared::new()
-    ///     .range("retention_days", days, 3650)
-    ///     .default_value("retention_days", days);
-    /// # let _ = prepared;
+    /// // The form's own bounds of `retention_days`: `#[elicit(minimum = 1, maximum = 3650)]`.
+    /// const RETENTION: std::ops::RangeInclusive<u32> = 1..=3650;
+    ///
+    /// /// The approval question for a call's `days`, or the tool error to answer with.
+    /// fn approval(days: u32) -> Result<Prepared, String> {
+    ///     if !RETENTION.contains(&days) {
+    ///         return Err(format!(
+    ///             "`days` must be between {} and {}, not {days}",
+    ///             RETENTION.start(),
+    ///             RETENTION.end()
+    ///         ));
+    ///     }
+    ///     // The call approved `days`: no shorter retention is offered, `days` is the default.
+    ///     Ok(Prepared::new()
+    ///         .range("retention_days", days, *RETENTION.end())
+    ///         .default_value("retention_days", days))
+    /// }
+    ///
+    /// assert!(approval(90).is_ok());
+    /// assert_eq!(approval(0).unwrap_err(), "`days` must be between 1 and 3650, not 0");
     /// ```
     pub fn range(
         mut self,
@@ -707,7 +727,7 @@ fn narrow_range(kind: &mut FieldKind, minimum: &Value, maximum: &Value) -> Resul
             let (new_lo, new_hi) = (whole(minimum, "minimum")?, whole(maximum, "maximum")?);
             if new_lo < own_lo || new_hi > own_hi {
                 return Err(format!(
-                    "{new_lo}..={new_hi} is not within the form's own {own_lo}..={own_hi}"
+                    "{new_lo}..={new_hi} is not within the form's own {own_lo}..={own_hi}: a question narrows a field's bounds, never widens them (check the values before asking)"
                 ));
             }
             if new_lo > new_hi {

@@ -36,13 +36,14 @@ impl<T> Attr<T> {
     /// Sets the value; `key` and `span` are the spans of the key and of the value.
     pub(super) fn set(&mut self, cx: &mut Ctxt, key: Span, span: Span, value: T) {
         let (attr, name) = (self.attr, self.name);
-        if let Some(first) = &self.setting {
-            let mut e = syn::Error::new(key, format!("duplicate `{name}` in #[{attr}(..)]"));
-            e.combine(syn::Error::new(
-                first.key,
-                format!("`{name}` is first set here"),
-            ));
-            cx.push(e);
+        // One error, at the second key: a proc macro cannot add a note at the first.
+        if self.setting.is_some() {
+            cx.error(
+                key,
+                format!(
+                    "duplicate `{name}` in #[{attr}(..)]: `{name}` is already set earlier on the same item; keep one"
+                ),
+            );
         } else {
             self.setting = Some(Setting { value, key, span });
         }

@@ -16,6 +16,7 @@ use crate::ast::{Field, Form, Input, Options};
 use crate::attr::{self, DefaultValue, Format, Number, Setting};
 use crate::check;
 use crate::ctxt::Ctxt;
+use crate::kind::Kind;
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -253,9 +254,11 @@ fn form_stub(form: &Form) -> TokenStream {
     }
 }
 
-/// The checks only the type checker and const evaluation can make: whether each
-/// keyword applies to the field's type, whether a default has the field's type, and
-/// whether values fit the type's range and the enum's variants.
+/// The checks only the type checker and const evaluation can make, for the fields whose
+/// type the derive does not know by its syntax (`check::known_type` judged the others):
+/// whether each keyword applies to the field's type, whether a default has the field's
+/// type, and whether values fit the type's range and the enum's variants. A multi-select's
+/// list default is checked against its enum here whatever the field's type.
 fn field_checks(form: &Form) -> TokenStream {
     let krate = &form.krate;
     // A type refused by its syntax already has its error; judging it again would
@@ -271,34 +274,52 @@ fn field_checks(form: &Form) -> TokenStream {
 }
 
 /// One field's checks, in a `const _: () = { .. };` of their own: its keys' assertions,
-/// then its values' checks.
+/// then its values' checks; nothing for a field of a known type with no enum to check.
 fn field_check(krate: &syn::Path, field: &Field) -> TokenStream {
     let p = quote!(#krate::__private);
-    let ff = form_field(krate, field);
+    let kind = Kind::of(field.ty);
+    let list_default = matches!(
+        field.attrs.default.as_ref().map(|d| &d.value),
+        Some(DefaultValue::List(_))
+    );
+    if kind.known() && !(kind == Kind::MultiSelect && list_default) {
+        return TokenStream::new();
+    }
+    // A known type is a `FormField` (and its secret mark was judged by the derive).
+    let ff = if kind.known() {
+        let ty = field.ty;
+        quote_spanned!(ty.span()=> <#ty as #krate::__private::FormField>)
+    } else {
+        form_field(krate, field)
+    };
     // One name for the definition and the uses, whatever span the uses carry (the
     // attribute's, which may come from a `macro_rules!` with its own hygiene).
     let shape = syn::Ident::new("__shape", Span::call_site());
     let mut body = quote!(let #shape: #p::Shape = #ff::SHAPE;);
-    let ty = field.ty.to_token_stream();
-    for (key, check) in key_assertions(&field.attrs) {
-        let check = syn::Ident::new(check, key);
-        let ty = respan(ty.clone(), key);
-        body.extend(quote_spanned!(key=> #p::#check::<#ty>();));
+    if !kind.known() {
+        let ty = field.ty.to_token_stream();
+        for (key, check) in key_assertions(&field.attrs) {
+            let check = syn::Ident::new(check, key);
+            let ty = respan(ty.clone(), key);
+            let p = respan(p.clone(), key);
+            body.extend(quote_spanned!(key=> let () = <#ty as #p::#check>::FITS;));
+        }
     }
-    body.extend(value_checks(&p, &shape, &field.attrs));
+    body.extend(value_checks(&p, &shape, field, kind));
     quote! {
         const _: () = { #body };
     }
 }
 
 /// The probes (see `__private::MarkProbe`) that refuse a type holding a secret in a field
-/// not marked `#[elicit(secret)]`, one per such field, each spanned at its type; all in
-/// one function that is never called.
+/// not marked `#[elicit(secret)]`, one per such field of a type the derive does not know
+/// (it judges `SecretString` itself), each spanned at its type; all in one function that
+/// is never called.
 fn mark_checks(krate: &syn::Path, fields: &[&Field]) -> TokenStream {
     let p = quote!(#krate::__private);
     let probes: Vec<TokenStream> = fields
         .iter()
-        .filter(|f| f.attrs.secret.is_none())
+        .filter(|f| f.attrs.secret.is_none() && !Kind::of(f.ty).known())
         .map(|f| {
             let ty = f.ty;
             quote_spanned!(ty.span()=> (&&#p::Probe::<#ty>::NEW).marked::<#ty>();)
@@ -319,34 +340,42 @@ fn mark_checks(krate: &syn::Path, fields: &[&Field]) -> TokenStream {
     }
 }
 
-/// Each key whose use the field's type must allow, by its span, with the assertion (a
-/// function of `__private`) that judges it: text keys, numeric keys, multi-select keys,
-/// `enum_names`, then the default by its kind.
+/// Each key whose use the field's type must allow, by its span, with the trait (of
+/// `__private`, re-exported at the crate root) that judges it: text keys, numeric keys,
+/// multi-select keys, `enum_names`, then the default by its kind. One per kind of key:
+/// `min_length` and `max_length` on a field that is no text are one mistake.
 fn key_assertions(a: &attr::Field) -> Vec<(Span, &'static str)> {
     fn key<T>(setting: &Option<Setting<T>>) -> Option<Span> {
         setting.as_ref().map(|s| s.key)
     }
     let mut out = Vec::new();
     let text = [key(&a.format), key(&a.min_length), key(&a.max_length)];
-    out.extend(text.into_iter().flatten().map(|k| (k, "assert_text")));
+    out.extend(text.into_iter().flatten().next().map(|k| (k, "TextField")));
     let numeric = [key(&a.minimum), key(&a.maximum)];
-    out.extend(numeric.into_iter().flatten().map(|k| (k, "assert_numeric")));
+    out.extend(
+        numeric
+            .into_iter()
+            .flatten()
+            .next()
+            .map(|k| (k, "NumericField")),
+    );
     let items = [key(&a.min_items), key(&a.max_items)];
     out.extend(
         items
             .into_iter()
             .flatten()
-            .map(|k| (k, "assert_multi_select")),
+            .next()
+            .map(|k| (k, "MultiSelectField")),
     );
-    out.extend(a.enum_names.map(|k| (k, "assert_select")));
+    out.extend(a.enum_names.map(|k| (k, "SelectField")));
     // A secret's default is refused by `check` whatever its type.
     if let Some(d) = a.default.as_ref().filter(|_| a.secret.is_none()) {
         let check = match &d.value {
-            DefaultValue::Str(_) => "assert_str_default",
-            DefaultValue::Bool(_) => "assert_bool_default",
-            DefaultValue::Number(Number::Int(_)) => "assert_int_default",
-            DefaultValue::Number(Number::Float(_)) => "assert_float_default",
-            DefaultValue::List(_) => "assert_list_default",
+            DefaultValue::Str(_) => "StrDefault",
+            DefaultValue::Bool(_) => "BoolDefault",
+            DefaultValue::Number(Number::Int(_)) => "IntDefault",
+            DefaultValue::Number(Number::Float(_)) => "FloatDefault",
+            DefaultValue::List(_) => "ListDefault",
         };
         out.push((d.span, check));
     }
@@ -354,23 +383,32 @@ fn key_assertions(a: &attr::Field) -> Vec<(Span, &'static str)> {
 }
 
 /// The checks of the values, each carrying the span of its value so a failed const
-/// evaluation points at it: the bounds and a number default fit the type's range, a text
-/// default (or each item of a list default) is one of the enum's variants.
-fn value_checks(p: &TokenStream, shape: &syn::Ident, a: &attr::Field) -> TokenStream {
+/// evaluation points at it: the bounds and a number default fit the type's range (for a
+/// type the derive does not know), a text default (or each item of a list default) is one
+/// of the enum's variants. Each check is a `panic!` written here, at the value, on the
+/// verdict of a `const fn`: the error quotes the user's attribute and nothing else.
+fn value_checks(p: &TokenStream, shape: &syn::Ident, field: &Field, kind: Kind) -> TokenStream {
+    let a = &field.attrs;
     let mut checks = TokenStream::new();
-    for n in [&a.minimum, &a.maximum].into_iter().flatten() {
-        checks.extend(fits_check(p, shape, &n.value, n.span));
+    if !kind.known() || kind == Kind::Int(None) {
+        for n in [&a.minimum, &a.maximum].into_iter().flatten() {
+            checks.extend(fits_check(p, shape, &n.value, n.span));
+        }
     }
     if let Some(d) = &a.default {
         match &d.value {
-            DefaultValue::Number(n) => checks.extend(fits_check(p, shape, n, d.span)),
-            DefaultValue::Str(s) => checks.extend(choice_check(p, shape, s, d.span)),
+            DefaultValue::Number(n) if !kind.known() || kind == Kind::Int(None) => {
+                checks.extend(fits_check(p, shape, n, d.span))
+            }
+            DefaultValue::Str(s) if !kind.known() => {
+                checks.extend(choice_check(p, shape, field, s, d.span))
+            }
             DefaultValue::List(items) => {
                 for (s, span) in items {
-                    checks.extend(choice_check(p, shape, s, *span));
+                    checks.extend(choice_check(p, shape, field, s, *span));
                 }
             }
-            DefaultValue::Bool(_) => {}
+            _ => {}
         }
     }
     checks
@@ -382,20 +420,49 @@ fn fits_check(p: &TokenStream, shape: &syn::Ident, n: &Number, span: Span) -> To
     match *n {
         Number::Int(v) => {
             let v = int_tokens(v, span);
-            quote_spanned!(span=> #p::check_int_fits(#shape, #v);)
+            quote_spanned! {span=>
+                match #p::int_fit(#shape, #v) {
+                    -1 => ::core::panic!("this value is below the smallest value the field's integer type holds: use a wider type, or a value within its range"),
+                    1 => ::core::panic!("this value is above the largest value the field's integer type holds: use a wider type, or a value within its range"),
+                    _ => {}
+                }
+            }
         }
         Number::Float(v) => {
             let v = float_tokens(v, span);
-            quote_spanned!(span=> #p::check_float_fits(#shape, #v);)
+            quote_spanned! {span=>
+                match #p::float_fit(#shape, #v) {
+                    1 => ::core::panic!("this value does not fit the field's `f32` type: make it an `f64`"),
+                    2 => ::core::panic!("this value is not a whole number, but the field is an integer: its bounds and default are whole numbers"),
+                    _ => {}
+                }
+            }
         }
     }
 }
 
-/// Whether the text `s`, written at `span`, is the wire value of one of the enum's
-/// variants.
-fn choice_check(p: &TokenStream, shape: &syn::Ident, s: &str, span: Span) -> TokenStream {
+/// Whether the text `s`, written at `span`, is the wire value of one of the variants of
+/// the field's enum.
+fn choice_check(
+    p: &TokenStream,
+    shape: &syn::Ident,
+    field: &Field,
+    s: &str,
+    span: Span,
+) -> TokenStream {
     let p = respan(p.clone(), span);
-    quote_spanned!(span=> #p::check_choice(#shape, #s);)
+    let ty = crate::kind::type_name(field.ty);
+    let message = format!(
+        "{s:?} is not one of the values of field `{}` (of type `{ty}`): write the wire value of one of the enum's variants (its name after serde's `rename`/`rename_all`)",
+        field.rust_name
+    )
+    .replace('{', "{{")
+    .replace('}', "}}");
+    quote_spanned! {span=>
+        if !#p::is_choice(#shape, #s) {
+            ::core::panic!(#message);
+        }
+    }
 }
 
 fn options_impl(options: &Options, stub: bool) -> TokenStream {
