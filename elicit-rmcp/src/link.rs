@@ -4,12 +4,8 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::time::Duration;
 
-use ::rmcp::model::{
-    CancelledNotificationParam, CustomNotification, ProgressNotificationParam, ProgressToken,
-    ServerNotification,
-};
+use ::rmcp::model::{CancelledNotificationParam, CustomNotification, ServerNotification};
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use ::rmcp::task_manager::{TaskContext, TaskExit};
 use elicit_core::engine::{AskError, Notice, Question, Transport};
@@ -26,9 +22,6 @@ pub(crate) struct Link {
     pub(crate) call: RequestContext<RoleServer>,
     /// On the Tasks channel: the task the questions wait in.
     pub(crate) task: Option<TaskContext>,
-    /// The call's `progressToken`, for `notifications/progress` while a pushed question
-    /// waits (as often as the question's `progress_interval` says).
-    pub(crate) progress_token: Option<ProgressToken>,
 }
 
 impl Transport for Link {
@@ -58,20 +51,20 @@ impl Link {
     /// cancellation of this call, whichever comes first. A cancelled call withdraws its
     /// question (`notifications/cancelled` to the client): its result will be unused,
     /// so the form should not stay on the user's screen, and nothing more is asked.
-    /// Sends `notifications/progress` for the call's token every interval, for as long
-    /// as it is polled (never ends); without a token or an interval, only waits.
-    async fn keep_alive(&self, every: Option<Duration>) {
-        let (Some(token), Some(every)) = (&self.progress_token, every) else {
+    /// Sends the question's keep-alive (`notifications/progress` for the call's token)
+    /// every interval, for as long as it is polled (never ends); without a token or an
+    /// interval, only waits.
+    async fn keep_alive(&self, question: &Question) {
+        let Some(every) = question.progress_interval else {
             return std::future::pending().await;
         };
-        let mut ticks = 0u32;
         loop {
             tokio::time::sleep(every).await;
-            ticks = ticks.saturating_add(1);
-            let progress = ProgressNotificationParam::new(token.clone(), f64::from(ticks))
-                .with_message("waiting for the person to answer the form");
+            let Some(notice) = question.keep_alive() else {
+                return std::future::pending().await;
+            };
             // Best effort: a client that cannot take it still gets its answer.
-            let _ = self.peer.notify_progress(progress).await;
+            let _ = self.notify(notice).await;
         }
     }
 
@@ -90,7 +83,7 @@ impl Link {
         let stop = async {
             tokio::select! {
                 () = self.call.ct.cancelled() => {}
-                () = self.keep_alive(request.progress_interval) => {}
+                () = self.keep_alive(request) => {}
             }
         };
         let answered = first_of(

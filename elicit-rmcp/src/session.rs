@@ -66,14 +66,16 @@ impl Session {
                 None
             }
         };
-        let progress_token = ctx.meta.get_progress_token();
+        let mut call = call;
+        if let Some(token) = ctx.meta.get_progress_token() {
+            call.set_progress_token(&serde_json::to_value(token).unwrap_or_default());
+        }
         Session {
             call,
             link: Link {
                 peer: ctx.peer.clone(),
                 call: context,
                 task,
-                progress_token,
             },
             tasks,
             tasks_declared,

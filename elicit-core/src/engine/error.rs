@@ -118,7 +118,18 @@ impl From<&AskError> for RpcError {
 }
 
 /// A JSON-RPC error object: what to answer a request with when a call cannot go on.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// It serializes as the `error` member of a JSON-RPC response (`data` left out when
+/// there is none):
+///
+/// ```
+/// use elicit_core::engine::RpcError;
+///
+/// let error = RpcError::new(-32602, "no such tool", None);
+/// let response = serde_json::json!({"jsonrpc": "2.0", "id": 7, "error": error});
+/// assert_eq!(response["error"], serde_json::json!({"code": -32602, "message": "no such tool"}));
+/// ```
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct RpcError {
     /// The error code (`-32602` invalid params, `-32021` a missing capability, ...).
@@ -126,6 +137,7 @@ pub struct RpcError {
     /// The message, in words fit to show.
     pub message: String,
     /// Details, as the spec defines them for the code.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
 }
 

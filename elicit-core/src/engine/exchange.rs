@@ -178,6 +178,7 @@ impl Call {
     fn timed(&self, mut question: Question) -> Question {
         question.timeout = self.settings.timeout;
         question.progress_interval = self.settings.progress_interval;
+        question.progress_token.clone_from(&self.progress_token);
         question
     }
 

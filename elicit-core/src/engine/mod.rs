@@ -343,7 +343,9 @@ impl Engine {
         let meta = &params["_meta"];
         let version = meta["io.modelcontextprotocol/protocolVersion"].as_str();
         let Some(revision) = version.and_then(|v| v.parse::<Revision>().ok()) else {
-            return Ok(self.push(handshake.clone()));
+            let mut call = self.push(handshake.clone());
+            call.set_progress_token(&meta["progressToken"]);
+            return Ok(call);
         };
         let declared = &meta["io.modelcontextprotocol/clientCapabilities"];
         let mut peer = Peer::new(Some(revision), declared);
@@ -352,7 +354,9 @@ impl Engine {
             None => handshake.name.clone(),
         };
         if !revision.has_rounds() {
-            return Ok(self.push(peer));
+            let mut call = self.push(peer);
+            call.set_progress_token(&meta["progressToken"]);
+            return Ok(call);
         }
         let name = params["name"].as_str().unwrap_or_default();
         let binding = Binding::new(principal, method, name, &params["arguments"]);
@@ -384,6 +388,7 @@ impl Engine {
             call_id,
             rounds,
             binding: None,
+            progress_token: None,
             #[cfg(feature = "web")]
             pages: self.pages.clone(),
             #[cfg(feature = "web")]
@@ -424,6 +429,8 @@ pub struct Call {
     rounds: Option<Rounds>,
     /// What a pushed call is bound to, when the adapter said ([`Call::bind`]).
     binding: Option<Binding>,
+    /// The request's `progressToken`, for keep-alives while a pushed question waits.
+    progress_token: Option<Value>,
     #[cfg(feature = "web")]
     pages: Option<Pages>,
     /// The pages it went on from, asked by links.
@@ -447,6 +454,18 @@ impl Call {
     /// the side effect the answers lead to.
     pub fn call_id(&self) -> &str {
         &self.call_id
+    }
+
+    /// Keep-alives while a pushed question waits go to `token`, the request's
+    /// `_meta.progressToken` ([`Question::keep_alive`]; [`Engine::open`] reads it
+    /// itself). Only a string of at most 256 bytes or an integer is taken; anything else
+    /// leaves the call without keep-alives.
+    pub fn set_progress_token(&mut self, token: &Value) {
+        self.progress_token = match token {
+            Value::String(s) if s.len() <= 256 => Some(token.clone()),
+            Value::Number(n) if n.is_i64() || n.is_u64() => Some(token.clone()),
+            _ => None,
+        };
     }
 
     /// How this call's questions reach the user.

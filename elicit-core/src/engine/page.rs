@@ -276,6 +276,8 @@ impl<'q> OnPage<'q> {
             params: params.0,
             timeout: None,
             progress_interval: None,
+            progress_token: None,
+            ticks: Default::default(),
             pin: self.pin.clone(),
         })
     }

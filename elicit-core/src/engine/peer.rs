@@ -41,6 +41,26 @@ impl Peer {
         }
     }
 
+    /// The client of an `initialize` request whose `params` are given, on the `revision`
+    /// the server answered with: its `capabilities` and its `clientInfo.name`.
+    ///
+    /// ```
+    /// use elicit_core::Revision;
+    /// use elicit_core::engine::Peer;
+    ///
+    /// let params = serde_json::json!({"protocolVersion": "2025-11-25",
+    ///     "capabilities": {"elicitation": {"form": {}}},
+    ///     "clientInfo": {"name": "claude-code", "version": "2.1.0"}});
+    /// let peer = Peer::from_initialize(Some(Revision::V2025_11_25), &params);
+    /// assert!(peer.supports("form") && !peer.supports("url"));
+    /// assert_eq!(peer.name.as_deref(), Some("claude-code"));
+    /// ```
+    pub fn from_initialize(revision: Option<Revision>, params: &Value) -> Peer {
+        let mut peer = Peer::new(revision, &params["capabilities"]);
+        peer.name = params["clientInfo"]["name"].as_str().map(str::to_owned);
+        peer
+    }
+
     /// Whether the client can take a question of `mode`: `"form"`, `"url"` (2025-11-25
     /// and later), `"sampling"` or `"roots"`.
     pub fn supports(&self, mode: &str) -> bool {

@@ -2,6 +2,8 @@
 
 use std::fmt;
 use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -35,9 +37,68 @@ pub struct Question {
     ///
     /// [`Settings::progress_interval`]: super::Settings::progress_interval
     pub progress_interval: Option<Duration>,
+    /// The call's `progressToken` (a string or an integer), for [`Question::keep_alive`].
+    pub(crate) progress_token: Option<Value>,
+    /// How many keep-alives were made.
+    pub(crate) ticks: Arc<AtomicU32>,
     /// The digest of the question it answers (without a problem shown above it): what
     /// the round's state pins.
     pub(crate) pin: String,
+}
+
+impl Question {
+    /// The notification that tells the client the call is alive, to send each time the
+    /// question's [`progress_interval`](Self::progress_interval) passes without an
+    /// answer: `notifications/progress` for the call's `progressToken`, its `progress`
+    /// 1, 2, 3, ... (each call counts one more interval). `None` when the call has no
+    /// token or the engine sends no keep-alives. A transport on any runtime calls it from
+    /// its own timer.
+    ///
+    /// ```
+    /// use std::sync::Mutex;
+    /// use elicit_core::engine::{AskError, Engine, Peer, Question, Transport};
+    /// use elicit_core::{Elicit, Revision, seal::Keyring};
+    /// use serde_json::{Value, json};
+    ///
+    /// #[derive(Elicit, serde::Deserialize)]
+    /// struct Approve { approve: bool }
+    ///
+    /// /// Writes what it would send; the person declines after two intervals.
+    /// #[derive(Default)]
+    /// struct Stdout(Mutex<Vec<String>>);
+    ///
+    /// impl Transport for Stdout {
+    ///     async fn send(&self, question: Question) -> Result<Value, AskError> {
+    ///         for _ in 1..=2 { // each time `question.progress_interval` passes
+    ///             if let Some(notice) = question.keep_alive() {
+    ///                 self.0.lock().unwrap().push(notice.to_string());
+    ///             }
+    ///         }
+    ///         Ok(json!({"action": "decline"}))
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let engine = Engine::new(Keyring::generate());
+    /// let client = Peer::new(Some(Revision::V2025_11_25), &json!({"elicitation": {}}));
+    /// let params = json!({"name": "purge", "arguments": {}, "_meta": {"progressToken": 7}});
+    /// let mut call = engine.open("", "tools/call", &params, &client)?;
+    /// let stdout = Stdout::default();
+    /// block_on(call.ask::<Approve>(&stdout, "Delete them?"))?;
+    /// assert_eq!(stdout.0.lock().unwrap()[1], r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":2,"message":"waiting for the person to answer the form"}}"#);
+    /// # Ok(()) }
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+    /// # }
+    /// ```
+    pub fn keep_alive(&self) -> Option<Notice> {
+        self.progress_interval?;
+        let token = self.progress_token.clone()?;
+        let ticks = self.ticks.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+        Some(Notice::Progress { token, ticks })
+    }
 }
 
 /// Writes the question as JSON text (`to_string()`): `{"method": .., "params": ..}`.
@@ -76,6 +137,14 @@ pub enum Notice {
     /// `notifications/elicitation/complete` (2025-11-25): the page of the URL-mode
     /// elicitation with this `elicitationId` was answered.
     ElicitationComplete(String),
+    /// `notifications/progress`: the call whose `progressToken` this is (a string or
+    /// an integer) is alive, waiting for the person; `ticks` is its `progress`.
+    Progress {
+        /// The call's `progressToken`.
+        token: Value,
+        /// How many intervals it has waited.
+        ticks: u32,
+    },
 }
 
 impl Notice {
@@ -83,6 +152,7 @@ impl Notice {
     pub fn method(&self) -> &'static str {
         match self {
             Notice::ElicitationComplete(_) => "notifications/elicitation/complete",
+            Notice::Progress { .. } => "notifications/progress",
         }
     }
 
@@ -92,7 +162,23 @@ impl Notice {
             Notice::ElicitationComplete(id) => {
                 format!(r#"{{"elicitationId":{}}}"#, json_string(id))
             }
+            Notice::Progress { token, ticks } => format!(
+                r#"{{"progressToken":{token},"progress":{ticks},"message":"waiting for the person to answer the form"}}"#
+            ),
         }
+    }
+}
+
+/// Writes the notification as a JSON-RPC message:
+/// `{"jsonrpc":"2.0","method":..,"params":..}`.
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            r#"{{"jsonrpc":"2.0","method":{},"params":{}}}"#,
+            json_string(self.method()),
+            self.params()
+        )
     }
 }
 

@@ -135,6 +135,8 @@ impl<'q> Item<'q> {
             digest,
             timeout: None,
             progress_interval: None,
+            progress_token: None,
+            ticks: Default::default(),
             pin: self.pin.clone(),
         })
     }
@@ -492,6 +494,8 @@ impl<W: Wizard> Asking for Steps<'_, W> {
                     digest: pin.clone(),
                     timeout: None,
                     progress_interval: None,
+                    progress_token: None,
+                    ticks: Default::default(),
                     pin,
                     params: Params::step(params).0,
                 }]))

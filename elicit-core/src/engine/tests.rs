@@ -117,6 +117,53 @@ async fn the_transport_is_told_how_long_to_wait_and_how_often_to_say_the_call_is
     }
 }
 
+/// Keep-alives name the request's `progressToken` when it is a short string or an
+/// integer; anything else, or no interval, leaves the question without them.
+#[test]
+fn a_pushed_question_keeps_the_call_alive_for_its_progress_token() {
+    let mut engine = Engine::new(Keyring::generate());
+    let keep_alive = |engine: &Engine, token: Value| {
+        let params = json!({"name": "t", "arguments": {}, "_meta": {"progressToken": token}});
+        let mut call = engine
+            .open("", "tools/call", &params, &client(Revision::V2025_11_25))
+            .unwrap();
+        let script = Script::new([json!({"action": "decline"})]);
+        let answer = poll_ready(call.confirm(&script, "Sure?", &Confirm::new("I am")));
+        assert_eq!(answer.ok(), Some(Elicitation::Decline));
+        let sent = script.sent.lock().unwrap();
+        sent[0].keep_alive();
+        sent[0].keep_alive();
+        sent[0].keep_alive().map(|notice| notice.to_string())
+    };
+    let said = keep_alive(&engine, json!("call-1")).expect("a keep-alive");
+    let said: Value = serde_json::from_str(&said).unwrap();
+    assert_eq!(said["method"], "notifications/progress");
+    assert_eq!(said["params"]["progressToken"], "call-1");
+    assert_eq!(said["params"]["progress"], 3);
+    assert!(keep_alive(&engine, json!(12)).is_some());
+    for refused in [
+        json!("p".repeat(257)),
+        json!(1.5),
+        json!({"a": 1}),
+        Value::Null,
+    ] {
+        assert_eq!(keep_alive(&engine, refused.clone()), None, "{refused}");
+    }
+    engine.settings_mut().progress_interval = None;
+    assert_eq!(keep_alive(&engine, json!("call-1")), None);
+}
+
+/// Runs a future that never waits on anything outside it to its end.
+fn poll_ready<F: std::future::Future>(f: F) -> F::Output {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    let mut f = std::pin::pin!(f);
+    loop {
+        if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+    }
+}
+
 #[tokio::test]
 async fn in_a_task_a_batch_is_sent_all_at_once() {
     let engine = Engine::new(Keyring::generate());

@@ -13,7 +13,9 @@
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
 
 use elicit_core::engine::{AskError, Engine, Peer, Question, RpcError, Transport};
 use elicit_core::seal::Keyring;
@@ -21,32 +23,34 @@ use elicit_examples::ticket::{Cinema, TicketOrder};
 use serde_json::{Value, json};
 
 // ── elicitation glue ──
-/// Pushed questions: a request written to stdout, its response read from stdin.
-#[derive(Default)]
+/// Pushed questions: a request written to stdout, its response read from stdin (the
+/// number is the next request's id).
 struct Stdio(AtomicU64);
+static STDIO: Stdio = Stdio(AtomicU64::new(0));
 
 impl Transport for Stdio {
     async fn send(&self, question: Question) -> Result<Value, AskError> {
         let id = format!("q{}", self.0.fetch_add(1, Ordering::Relaxed));
-        let (method, params) = (json!(question.method), question.params);
+        let (method, params) = (json!(question.method), &question.params);
         write(&format!(
             r#"{{"jsonrpc":"2.0","id":"{id}","method":{method},"params":{params}}}"#
         ));
+        let deadline = question.timeout.map(|wait| (Instant::now() + wait, wait));
         loop {
-            let reply = read().ok_or(AskError::Cancelled)?;
+            let Some(reply) = read(deadline, question.progress_interval)? else {
+                // The interval passed: the call is alive.
+                // The interval passed: the call is alive.
+                if let Some(notice) = question.keep_alive() {
+                    write(&notice.to_string());
+                }
+                continue;
+            };
             if reply["id"] == id.as_str() {
                 let error = || AskError::Peer(reply["error"].to_string());
                 return reply.get("result").cloned().ok_or_else(error);
             }
         }
     }
-}
-
-/// What the client of an `initialize` (2025-06-18, 2025-11-25) declared.
-fn handshake(version: &str, params: &Value) -> Peer {
-    let mut client = Peer::new(version.parse().ok(), &params["capabilities"]);
-    client.name = params["clientInfo"]["name"].as_str().map(str::to_owned);
-    client
 }
 
 /// A `tools/call` of `book_tickets`: the wizard on the channel the client's revision takes.
@@ -58,10 +62,7 @@ async fn book(
 ) -> Result<String, RpcError> {
     let mut call = engine.open("", "tools/call", params, handshake)?;
     let snapshot = locked(cinema).clone();
-    let text = match call
-        .wizard::<TicketOrder>(&Stdio::default(), &snapshot)
-        .await
-    {
+    let text = match call.wizard::<TicketOrder>(&STDIO, &snapshot).await {
         Ok(outcome) => locked(cinema).book(outcome),
         Err(halt) => return Ok(halt.into_result()?.to_string()),
     };
@@ -74,18 +75,45 @@ fn locked(cinema: &Mutex<Cinema>) -> MutexGuard<'_, Cinema> {
     cinema.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The next JSON-RPC message on stdin (`None` at its end); lines that are not JSON are
-/// skipped.
-fn read() -> Option<Value> {
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if std::io::stdin().lock().read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        if let Ok(message) = serde_json::from_str(&line) {
-            return Some(message);
-        }
+/// The JSON-RPC messages of stdin, read on a thread of their own (lines that are not
+/// JSON are skipped) so that a wait for one can end at a deadline.
+fn inbox() -> &'static Mutex<Receiver<Value>> {
+    static INBOX: OnceLock<Mutex<Receiver<Value>>> = OnceLock::new();
+    INBOX.get_or_init(|| {
+        let (messages, inbox) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                if let Ok(message) = serde_json::from_str(&line)
+                    && messages.send(message).is_err()
+                {
+                    break;
+                }
+            }
+        });
+        Mutex::new(inbox)
+    })
+}
+
+/// The next message on stdin, waiting at most until the deadline (and its length, for
+/// the error) and `None` when `every` passes first: `Cancelled` at the end of stdin,
+/// `Timeout` past the deadline.
+fn read(
+    deadline: Option<(Instant, Duration)>,
+    every: Option<Duration>,
+) -> Result<Option<Value>, AskError> {
+    let inbox = inbox().lock().unwrap_or_else(|e| e.into_inner());
+    let left = deadline.map(|(at, _)| at.saturating_duration_since(Instant::now()));
+    let Some(wait) = left.into_iter().chain(every).min() else {
+        return inbox.recv().map(Some).map_err(|_| AskError::Cancelled);
+    };
+    match inbox.recv_timeout(wait) {
+        Ok(message) => Ok(Some(message)),
+        Err(RecvTimeoutError::Timeout) => match deadline {
+            Some((_, length)) if left == Some(wait) => Err(AskError::Timeout(length)),
+            _ => Ok(None),
+        },
+        Err(RecvTimeoutError::Disconnected) => Err(AskError::Cancelled),
     }
 }
 
@@ -101,10 +129,7 @@ fn respond(id: &Value, result: Result<String, RpcError>) {
         Ok(result) => write(&format!(
             r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#
         )),
-        Err(e) => {
-            let error = json!({"code": e.code, "message": e.message, "data": e.data});
-            write(&json!({"jsonrpc": "2.0", "id": id, "error": error}).to_string());
-        }
+        Err(error) => write(&json!({"jsonrpc": "2.0", "id": id, "error": error}).to_string()),
     }
 }
 
@@ -117,7 +142,7 @@ fn main() {
         .build()
         .expect("a runtime");
     let mut client = Peer::default();
-    while let Some(message) = read() {
+    while let Ok(Some(message)) = read(None, None) {
         let (Some(method), Some(id)) = (message["method"].as_str(), message.get("id")) else {
             continue; // notifications and stray responses
         };
@@ -130,7 +155,7 @@ fn main() {
                 } else {
                     "2025-11-25"
                 };
-                client = handshake(version, params);
+                client = Peer::from_initialize(version.parse().ok(), params);
                 Ok(
                     json!({"protocolVersion": version, "capabilities": {"tools": {}},
                           "serverInfo": {"name": "ticket-plain", "version": "0.1.0"}})

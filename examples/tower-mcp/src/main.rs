@@ -23,6 +23,7 @@
 //! session negotiated, and elicit writes some forms differently for each.
 
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use elicit_core::Revision;
 use elicit_core::engine::{AskError, Engine, InputRequired, Peer, Question, RpcError, Transport};
@@ -31,6 +32,9 @@ use elicit_examples::ticket::{Cinema, TicketOrder};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tower_mcp::protocol::RequestOutcome;
+
+/// What a tool answers: its result, or the `input_required` of a round.
+type Reply = RequestOutcome<CallToolResult>;
 use tower_mcp::{
     BidirectionalStdioTransport, CallToolResult, ClientCapabilities, ElicitRequestParams,
     InputRequest, InputRequiredResult, JsonRpcError, McpRouter, PrimitiveSchemaDefinition,
@@ -58,19 +62,20 @@ impl Shop {
 
 // ── elicitation glue ──
 /// Pushed questions (2025-11-25): a raw `elicitation/create` through tower-mcp's client
-/// requester, the params as elicit wrote them (JSON it wrote parses; serde_json's
-/// `preserve_order`, which tower-mcp turns on, keeps a form's fields in declaration order).
+/// requester, awaited at most the question's timeout, the params as elicit wrote them
+/// (JSON it wrote parses; serde_json's `preserve_order`, which tower-mcp turns on, keeps
+/// a form's fields in declaration order).
 struct Push(RequestContext);
 
 impl Transport for Push {
     async fn send(&self, question: Question) -> Result<Value, AskError> {
         let params = serde_json::from_str(&question.params).unwrap_or_default();
-        let sent = self.0.request_raw(&question.method, params).await;
-        sent.map_err(|e| AskError::Peer(e.to_string()))
+        let wait = question.timeout.unwrap_or(Duration::MAX);
+        let sent = tokio::time::timeout(wait, self.0.request_raw(&question.method, params)).await;
+        sent.map_err(|_| AskError::Timeout(wait))?
+            .map_err(|e| AskError::Peer(e.to_string()))
     }
 }
-
-type Reply = tower_mcp::Result<RequestOutcome<CallToolResult>>;
 
 /// A `tools/call` of `book_tickets`: the request as JSON again for the engine (tower-mcp
 /// parsed it; re-serialized, an integer answer may come back as a float, 5 as 5.0, which
@@ -79,7 +84,7 @@ type Reply = tower_mcp::Result<RequestOutcome<CallToolResult>>;
 /// session of an `initialize`, and that is 2025-11-25: tower-mcp does not tell tools the
 /// version it negotiated, so `main` offers no other. The tool takes no arguments: a
 /// state is bound to its name and `{}`.
-async fn book(shop: Arc<Shop>, ctx: RequestContext) -> Reply {
+async fn book(shop: Arc<Shop>, ctx: RequestContext) -> tower_mcp::Result<Reply> {
     let params = json!({"name": "book_tickets", "arguments": {}, "_meta": ctx.per_request_meta(),
         "inputResponses": ctx.input_responses(), "requestState": ctx.request_state()});
     let declared = json!(ctx.session().and_then(|s| s.get::<ClientCapabilities>()));
@@ -96,7 +101,7 @@ async fn book(shop: Arc<Shop>, ctx: RequestContext) -> Reply {
 
 /// The `input_required` result of a round, each form field as elicit wrote it: tower-mcp's
 /// typed form schema drops what it does not model (a titled choice's `oneOf`).
-fn as_written(round: InputRequired) -> Reply {
+fn as_written(round: InputRequired) -> tower_mcp::Result<Reply> {
     let wrote: Value = serde_json::from_str(&round.to_string())?;
     let mut reply: InputRequiredResult = serde_json::from_value(wrote.clone())?;
     for (key, asked) in reply.input_requests.iter_mut().flatten() {
@@ -112,8 +117,7 @@ fn as_written(round: InputRequired) -> Reply {
 
 /// The JSON-RPC error a call that cannot go on is answered with.
 fn rpc(e: RpcError) -> tower_mcp::Error {
-    let error = json!({"code": e.code, "message": e.message, "data": e.data});
-    serde_json::from_value::<JsonRpcError>(error).map_or_else(Into::into, Into::into)
+    serde_json::from_value::<JsonRpcError>(json!(e)).map_or_else(Into::into, Into::into)
 }
 // ── elicitation glue ──
 
