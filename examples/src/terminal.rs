@@ -7,7 +7,7 @@
 //! in any other form Esc opens a menu to decline it, cancel it or go back ([`fill`]).
 //! Where the form has no default, no choice is made for the user: a list opens on the
 //! client's own "(leave empty)" (optional) or "(choose one)" (required, where Enter is
-//! refused). A filter that matches none of a list's choices says so ([`NO_MATCH`]).
+//! refused). A filter that matches none of a list's choices says so.
 //!
 //! Every string a server sends — its name, message, field titles and descriptions,
 //! option titles, defaults, the URL of a page — goes through
@@ -125,7 +125,7 @@ fn esc<T>(r: Result<T, inquire::InquireError>) -> Answer<T> {
 
 /// What a list of choices shows, alone, when what was typed to filter it matches none of
 /// them (Enter on it asks again, with what was typed).
-pub const NO_MATCH: &str = "(no choice matches what you typed: Backspace to change it)";
+const NO_MATCH: &str = "(no choice matches what you typed: Backspace to change it)";
 
 /// What a list answered with [`NO_MATCH`] shows as its answer, before it asks again.
 const NOTHING_TAKEN: &str = "(nothing matched)";
