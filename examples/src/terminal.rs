@@ -2,6 +2,13 @@
 //! prompts when stdin is not a terminal), one prompt per field, and answered accept,
 //! decline or cancel. The validation is the kit's, the same the server runs.
 //!
+//! A form can be declined or cancelled at any of its prompts, nothing filled in first: a
+//! form whose only field is a choice lists Decline among its choices, and Esc cancels it;
+//! in any other form Esc opens a menu to decline it, cancel it or go back ([`fill`]).
+//! Where the form has no default, no choice is made for the user: a list opens on the
+//! client's own "(leave empty)" (optional) or "(choose one)" (required, where Enter is
+//! refused). A filter that matches none of a list's choices says so.
+//!
 //! Every string a server sends — its name, message, field titles and descriptions,
 //! option titles, defaults, the URL of a page — goes through
 //! [`elicit_core::client::safe_text`] before it is printed: the prompters
@@ -24,12 +31,15 @@ use serde_json::{Map, Value};
 /// How the user left a prompt without answering it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {
-    /// Esc (or Ctrl-D, or a closed terminal): dismiss the form.
+    /// Esc (or Ctrl-D), or `esc` on a line prompt: dismiss the form, or, in a form whose
+    /// choices do not list Decline, ask whether to decline or cancel it ([`fill`]).
     Cancel,
     /// The form's Decline choice, or `decline` on a line prompt: say no to the form.
     Decline,
     /// Ctrl-C on a widget: quit the client, as Ctrl-C quits any command-line program.
     Quit,
+    /// The terminal is gone (closed, or no terminal after all): the form is cancelled.
+    Closed,
 }
 
 /// What a prompt gives back: an answer, or how the user left it.
@@ -38,7 +48,7 @@ pub type Answer<T> = Result<T, End>;
 /// The reply of a form left with `end` (Ctrl-C quits the client here).
 fn ended(end: End) -> Reply {
     match end {
-        End::Cancel => Reply::Cancel,
+        End::Cancel | End::Closed => Reply::Cancel,
         End::Decline => Reply::Decline,
         End::Quit => quit(),
     }
@@ -46,8 +56,13 @@ fn ended(end: End) -> Reply {
 
 /// Leaves the client at once, as Ctrl-C does (exit status 130, as after SIGINT): the
 /// server sees the connection close, as with any client that quits.
+///
+/// The message goes on a line of its own, after a line feed: a widget left by Ctrl-C
+/// puts the cursor back under its last line (its help) only by moving it down, which
+/// stops at the screen's last line, so at the bottom of the screen the cursor is still
+/// at the start of the help line, and the message would be written over it.
 pub fn quit() -> ! {
-    eprintln!("Quit (Ctrl-C).");
+    eprintln!("\nQuit (Ctrl-C).");
     std::process::exit(130)
 }
 
@@ -55,15 +70,23 @@ pub fn quit() -> ! {
 /// text given to a prompter is shown through [`safe_text`]; all but the lines of
 /// [`Prompter::say`] are kept on one line each, through [`one_line`].
 pub trait Prompter {
-    /// How to decline and cancel, in words to show under a form's message.
-    fn keys(&self) -> &'static str;
+    /// How to decline and cancel, in words to show under a form's message: `listed` when
+    /// Decline is among the form's choices (Esc then cancels at once), else Esc offers it.
+    fn keys(&self, listed: bool) -> &'static str;
     /// Whether a form can be declined by typing (`decline` on a line prompt), so that a
     /// one-field form needs no review screen to offer it.
     fn typed_decline(&self) -> bool {
         false
     }
-    /// One of `options`.
-    fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize>;
+    /// One of `options`, the cursor starting on `start`; `help` (the widget's own when
+    /// empty) says how to choose.
+    fn choose(
+        &mut self,
+        prompt: &str,
+        help: &str,
+        options: &[String],
+        start: usize,
+    ) -> Answer<usize>;
     /// A line of text, checked by `check` before it is taken.
     fn text(
         &mut self,
@@ -91,12 +114,60 @@ pub trait Prompter {
 /// `inquire` widgets.
 pub struct Widgets;
 
-/// Ctrl-C quits; Esc, Ctrl-D and a closed terminal cancel.
+/// Ctrl-C quits; Esc and Ctrl-D cancel; a closed terminal (any other error) is closed.
 fn esc<T>(r: Result<T, inquire::InquireError>) -> Answer<T> {
     r.map_err(|e| match e {
         inquire::InquireError::OperationInterrupted => End::Quit,
-        _ => End::Cancel,
+        inquire::InquireError::OperationCanceled => End::Cancel,
+        _ => End::Closed,
     })
+}
+
+/// What a list of choices shows, alone, when what was typed to filter it matches none of
+/// them (Enter on it asks again, with what was typed).
+const NO_MATCH: &str = "(no choice matches what you typed: Backspace to change it)";
+
+/// What a list answered with [`NO_MATCH`] shows as its answer, before it asks again.
+const NOTHING_TAKEN: &str = "(nothing matched)";
+
+/// The filter of a list of choices followed by [`NO_MATCH`] (at `none`): `inquire`'s
+/// own matching for the choices, and the message only when none of them matches. The
+/// choices are scored in order, from the first, each time what was typed changes.
+struct Filter {
+    none: usize,
+    matched: std::cell::Cell<bool>,
+    typed: std::cell::RefCell<String>,
+}
+
+impl Filter {
+    fn new(none: usize) -> Filter {
+        Filter {
+            none,
+            matched: std::cell::Cell::new(false),
+            typed: std::cell::RefCell::new(String::new()),
+        }
+    }
+
+    /// The score of choice `i` (`None` hides it) for `input`.
+    fn score(&self, input: &str, option: &String, text: &str, i: usize) -> Option<i64> {
+        if i == self.none {
+            return (!self.matched.get()).then_some(0);
+        }
+        if i == 0 {
+            self.matched.set(false);
+            input.clone_into(&mut self.typed.borrow_mut());
+        }
+        let score = inquire::Select::<String>::DEFAULT_SCORER(input, option, text, i);
+        if score.is_some() {
+            self.matched.set(true);
+        }
+        score
+    }
+
+    /// What was last typed to filter the list.
+    fn typed(&self) -> String {
+        self.typed.borrow().clone()
+    }
 }
 
 /// `texts` cleaned for the terminal, each on one line.
@@ -105,15 +176,61 @@ fn cleaned(texts: &[String]) -> Vec<String> {
 }
 
 impl Prompter for Widgets {
-    fn keys(&self) -> &'static str {
-        "(Esc cancels the form, Ctrl-C quits; Decline is among the choices)"
+    fn keys(&self, listed: bool) -> &'static str {
+        if listed {
+            "(Esc cancels the form, Ctrl-C quits; Decline is among the choices)"
+        } else {
+            "(Esc at any prompt to decline or cancel the form, Ctrl-C quits)"
+        }
     }
 
-    fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
-        esc(inquire::Select::new(&one_line(prompt), cleaned(options))
-            .with_starting_cursor(start.min(options.len().saturating_sub(1)))
-            .raw_prompt())
-        .map(|o| o.index)
+    fn choose(
+        &mut self,
+        prompt: &str,
+        help: &str,
+        options: &[String],
+        start: usize,
+    ) -> Answer<usize> {
+        let (prompt, help) = (one_line(prompt), one_line(help));
+        // The choices, then [`NO_MATCH`], shown alone when the filter matches none.
+        let mut shown = cleaned(options);
+        let none = shown.len();
+        shown.push(NO_MATCH.to_owned());
+        let filter = Filter::new(none);
+        let scorer = |input: &str, option: &String, text: &str, i: usize| {
+            filter.score(input, option, text, i)
+        };
+        // Enter on the message takes nothing: it asks again, with what was typed.
+        let echo = |o: inquire::list_option::ListOption<&String>| {
+            if o.index == none {
+                NOTHING_TAKEN.to_owned()
+            } else {
+                o.value.clone()
+            }
+        };
+        let start = start.min(none.saturating_sub(1));
+        let mut typed = String::new();
+        loop {
+            let mut select = inquire::Select::new(&prompt, shown.clone())
+                .with_starting_cursor(start)
+                .with_scorer(&scorer)
+                .with_formatter(&echo)
+                // The list without the message differs from the one `inquire` starts
+                // with, which would put the cursor back on the first choice: only a
+                // cursor that starts there may go back to the top as the filter changes.
+                .with_reset_cursor(start == 0);
+            if !help.is_empty() {
+                select = select.with_help_message(&help);
+            }
+            if !typed.is_empty() {
+                select = select.with_starting_filter_input(&typed);
+            }
+            let picked = esc(select.raw_prompt())?;
+            if picked.index != none {
+                return Ok(picked.index);
+            }
+            typed = filter.typed();
+        }
     }
 
     fn text(
@@ -162,12 +279,35 @@ impl Prompter for Widgets {
         check: &dyn Fn(&[usize]) -> Result<(), String>,
     ) -> Answer<Vec<usize>> {
         let (prompt, help) = (one_line(prompt), one_line(help));
+        // The choices, then [`NO_MATCH`], shown alone when the filter matches none (and
+        // never taken, even ticked).
+        let mut shown = cleaned(options);
+        let none = shown.len();
+        shown.push(NO_MATCH.to_owned());
+        let filter = Filter::new(none);
+        let scorer = |input: &str, option: &String, text: &str, i: usize| {
+            filter.score(input, option, text, i)
+        };
+        let echo = |picked: &[inquire::list_option::ListOption<&String>]| {
+            let picked: Vec<&str> = picked
+                .iter()
+                .filter(|o| o.index != none)
+                .map(|o| o.value.as_str())
+                .collect();
+            picked.join(", ")
+        };
         loop {
-            let picked = esc(inquire::MultiSelect::new(&prompt, cleaned(options))
+            let picked = esc(inquire::MultiSelect::new(&prompt, shown.clone())
                 .with_help_message(&help)
                 .with_default(chosen)
+                .with_scorer(&scorer)
+                .with_formatter(&echo)
                 .raw_prompt())?;
-            let picked: Vec<usize> = picked.iter().map(|o| o.index).collect();
+            let picked: Vec<usize> = picked
+                .iter()
+                .map(|o| o.index)
+                .filter(|i| *i != none)
+                .collect();
             match check(&picked) {
                 Ok(()) => return Ok(picked),
                 Err(e) => eprintln!("  ✗ {}", one_line(&e)),
@@ -198,7 +338,7 @@ impl<R: BufRead> Lines<R> {
         let _ = std::io::stdout().flush();
         let mut line = String::new();
         match self.input.read_line(&mut line) {
-            Ok(0) | Err(_) => Err(End::Cancel),
+            Ok(0) | Err(_) => Err(End::Closed),
             Ok(_) => {
                 let line = line.trim_end_matches(['\n', '\r']).to_owned();
                 match line.trim() {
@@ -212,7 +352,7 @@ impl<R: BufRead> Lines<R> {
 }
 
 impl<R: BufRead> Prompter for Lines<R> {
-    fn keys(&self) -> &'static str {
+    fn keys(&self, _listed: bool) -> &'static str {
         "(type esc to cancel, decline to decline)"
     }
 
@@ -220,7 +360,13 @@ impl<R: BufRead> Prompter for Lines<R> {
         true
     }
 
-    fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
+    fn choose(
+        &mut self,
+        prompt: &str,
+        _help: &str,
+        options: &[String],
+        start: usize,
+    ) -> Answer<usize> {
         let options = cleaned(options);
         println!("{}", one_line(prompt));
         for (i, o) in options.iter().enumerate() {
@@ -470,8 +616,20 @@ fn current(field: &Field, answers: &Map<String, Value>) -> Option<Value> {
 /// The choice that declines a form whose only field is a choice.
 const DECLINE: &str = "✗ Decline this form";
 
-/// The client's own entry that leaves an optional choice empty.
+/// The client's own entry that leaves an optional choice empty: the first of its list,
+/// where the cursor starts unless the form has a default.
 const LEAVE_EMPTY: &str = "(leave empty)";
+
+/// The client's own entry where the cursor of a required choice without a default starts,
+/// first in its list: Enter on it is refused, as nothing is chosen for the user.
+const CHOOSE_ONE: &str = "(choose one)";
+
+/// The help under a list whose cursor starts on [`LEAVE_EMPTY`] or [`CHOOSE_ONE`].
+const NOTHING_CHOSEN: &str =
+    "↑↓ to move, enter to select, type to filter; nothing is chosen for you";
+
+/// What is said when Enter is pressed on [`CHOOSE_ONE`].
+const CHOOSE_FIRST: &str = "  ✗ an answer is required: move to one of the choices, then Enter";
 
 /// The mark before every one of a server's choices in a list, as before every line of its
 /// message: none of the client's own entries starts with it.
@@ -484,17 +642,20 @@ pub fn server_choice(text: &str) -> String {
 }
 
 /// The beginnings of the words of the client's own entries that a server's choice may
-/// imitate: Decline (and "✗ Decline this form"), Cancel, Submit, Quit; "leave empty" is
-/// looked for as two words.
+/// imitate: Decline (and "✗ Decline this form"), Cancel, Submit, Quit; "leave empty" and
+/// "choose one" are looked for as two words ([`OWN_PAIRS`]).
 const OWN_WORDS: [&str; 4] = ["declin", "cancel", "submit", "quit"];
 
+/// The client's own entries of two words: [`LEAVE_EMPTY`] and [`CHOOSE_ONE`].
+const OWN_PAIRS: [[&str; 2]; 2] = [["leave", "empty"], ["choose", "one"]];
+
 /// Whether a server's `text` reads like one of the client's own entries (Decline, Cancel,
-/// Submit, Quit, "(leave empty)"): one of its words as shown begins like one of theirs
-/// once its letters are folded, so that case, accents, fullwidth or mathematical letters,
-/// and Cyrillic or Greek letters that look Latin make no difference. Such a choice never
-/// starts under the cursor. The mark of [`server_choice`] is what tells a server's choice
-/// from the client's own; this only keeps the likeliest imitations one key further away
-/// than Enter.
+/// Submit, Quit, "(leave empty)", "(choose one)"): one of its words as shown begins like
+/// one of theirs once its letters are folded, so that case, accents, fullwidth or
+/// mathematical letters, and Cyrillic or Greek letters that look Latin make no
+/// difference. Such a choice never starts under the cursor. The mark of
+/// [`server_choice`] is what tells a server's choice from the client's own; this only
+/// keeps the likeliest imitations one key further away than Enter.
 pub fn looks_own(text: &str) -> bool {
     // As shown: escape sequences and invisible characters gone, line breaks as ␤.
     let folded = look_alike(&one_line(text));
@@ -506,9 +667,11 @@ pub fn looks_own(text: &str) -> bool {
     words
         .iter()
         .any(|w| own.iter().any(|o| w.starts_with(o.as_str())))
-        || words
-            .windows(2)
-            .any(|w| w[0] == look_alike("leave") && w[1] == look_alike("empty"))
+        || words.windows(2).any(|w| {
+            OWN_PAIRS
+                .iter()
+                .any(|pair| w[0] == look_alike(pair[0]) && w[1] == look_alike(pair[1]))
+        })
 }
 
 /// `text` as it looks rather than as it is written: compatibility forms (fullwidth,
@@ -582,29 +745,77 @@ fn latin_small(c: char) -> char {
     }
 }
 
+/// Where the cursor of a choice starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Start {
+    /// On the server's option at this index: its default.
+    Server(usize),
+    /// On the client's own Decline.
+    Decline,
+    /// On the client's own first entry: [`LEAVE_EMPTY`] for an optional choice, else
+    /// [`CHOOSE_ONE`]. Nothing is chosen for the user.
+    Own,
+}
+
 /// Where the cursor of a choice among `options` starts: on `wanted` (the server's
-/// default, else its first option) unless that choice reads like one of the client's own
-/// entries ([`looks_own`]); then on the client's own Decline when `decline` offers it,
-/// else on the client's own "(leave empty)" when `optional` offers it, else on the first
-/// option that reads like none of them.
-fn start_of(options: &[Choice], wanted: usize, optional: bool, decline: bool) -> usize {
-    if !options.get(wanted).is_some_and(|c| looks_own(c.label())) {
-        return wanted;
+/// default) unless that choice reads like one of the client's own entries
+/// ([`looks_own`]), then on the client's own Decline when `decline` offers it; without a
+/// default (or else), on the client's own first entry, "(leave empty)" or "(choose one)":
+/// never on an option the server did not make its default.
+fn start_of(options: &[Choice], wanted: Option<usize>, decline: bool) -> Start {
+    match wanted {
+        Some(w) if options.get(w).is_some_and(|c| !looks_own(c.label())) => Start::Server(w),
+        Some(_) if decline => Start::Decline,
+        _ => Start::Own,
     }
-    if decline {
-        options.len() + usize::from(optional)
-    } else if optional {
-        options.len()
+}
+
+/// Asks one of `choices` (the server's behind their mark, or the client's Yes and No),
+/// after the client's own first entry when `optional` ([`LEAVE_EMPTY`]) or when the
+/// cursor starts there ([`CHOOSE_ONE`], which is refused), and before [`DECLINE`] when
+/// `decline` offers it. `Ok(None)` leaves it empty.
+fn pick(
+    p: &mut dyn Prompter,
+    prompt: &str,
+    choices: Vec<String>,
+    start: Start,
+    optional: bool,
+    decline: bool,
+) -> Answer<Option<usize>> {
+    let first = if optional {
+        Some(LEAVE_EMPTY)
     } else {
-        options
-            .iter()
-            .position(|c| !looks_own(c.label()))
-            .unwrap_or(wanted)
+        (start == Start::Own).then_some(CHOOSE_ONE)
+    };
+    let skip = usize::from(first.is_some());
+    let count = choices.len();
+    let mut labels: Vec<String> = first.map(str::to_owned).into_iter().collect();
+    labels.extend(choices);
+    if decline {
+        labels.push(DECLINE.to_owned());
+    }
+    let (at, help) = match start {
+        Start::Server(i) => (skip + i, ""),
+        Start::Decline => (labels.len() - 1, ""),
+        Start::Own => (0, NOTHING_CHOSEN),
+    };
+    loop {
+        let i = p.choose(prompt, help, &labels, at)?;
+        if (skip..skip + count).contains(&i) {
+            return Ok(Some(i - skip));
+        }
+        if i >= skip + count {
+            return Err(End::Decline);
+        }
+        if optional {
+            return Ok(None);
+        }
+        p.say(CHOOSE_FIRST);
     }
 }
 
 /// Whether `field`, a form's only field, is asked as a choice, so that declining is one
-/// of its choices (any other one-field form declines from its review).
+/// of its choices (any other form is declined through the menu Esc opens, [`leave`]).
 fn is_choice(field: &Field) -> bool {
     matches!(
         field.kind,
@@ -628,38 +839,27 @@ fn ask_field(
     match &field.kind {
         FieldKind::Boolean { .. } if decline => {
             let d = now.as_ref().and_then(Value::as_bool);
-            let labels = ["Yes".to_owned(), "No".to_owned(), DECLINE.to_owned()];
-            let start = usize::from(d == Some(false));
-            match p.choose(&format!("{label} ({help})"), &labels, start)? {
-                0 => Ok(Some(Value::Bool(true))),
-                1 => Ok(Some(Value::Bool(false))),
-                _ => Err(End::Decline),
-            }
+            let labels = vec!["Yes".to_owned(), "No".to_owned()];
+            let start = d.map_or(Start::Own, |d| Start::Server(usize::from(!d)));
+            let prompt = format!("{label} ({help})");
+            let i = pick(p, &prompt, labels, start, optional, decline)?;
+            Ok(i.map(|i| Value::Bool(i == 0)))
         }
         FieldKind::Boolean { .. } => {
             let d = now.as_ref().and_then(Value::as_bool);
             p.confirm(label, &help, d).map(|b| Some(Value::Bool(b)))
         }
         FieldKind::Select { options, .. } => {
-            let mut labels: Vec<String> =
-                options.iter().map(|c| server_choice(c.label())).collect();
-            if optional {
-                labels.push(LEAVE_EMPTY.to_owned());
-            }
-            if decline {
-                labels.push(DECLINE.to_owned());
-            }
+            let labels: Vec<String> = options.iter().map(|c| server_choice(c.label())).collect();
             let wanted = now
                 .as_ref()
                 .and_then(Value::as_str)
-                .and_then(|v| options.iter().position(|c| c.value == v))
-                .unwrap_or(0);
-            let start = start_of(options, wanted, optional, decline);
-            let i = p.choose(&format!("{label} ({help})"), &labels, start)?;
-            if decline && i + 1 == labels.len() {
-                return Err(End::Decline);
-            }
-            Ok(options.get(i).map(|c| Value::from(c.value.as_ref())))
+                .and_then(|v| options.iter().position(|c| c.value == v));
+            let start = start_of(options, wanted, decline);
+            let prompt = format!("{label} ({help})");
+            let i = pick(p, &prompt, labels, start, optional, decline)?;
+            Ok(i.and_then(|i| options.get(i))
+                .map(|c| Value::from(c.value.as_ref())))
         }
         FieldKind::MultiSelect { options, .. } => {
             let labels: Vec<String> = options.iter().map(|c| server_choice(c.label())).collect();
@@ -749,22 +949,67 @@ fn quoted(text: &str) -> String {
         .join("\n")
 }
 
+/// The menu Esc opens in a form whose choices do not list Decline ([`fill`]): decline the
+/// form, cancel it, or go back to it (as Esc on the menu does). `None` goes back.
+fn leave(p: &mut dyn Prompter) -> Option<Reply> {
+    let menu = [
+        DECLINE.to_owned(),
+        "Cancel the form".to_owned(),
+        "Back to the form".to_owned(),
+    ];
+    match p.choose("Leave the form?", "", &menu, 0) {
+        Ok(0) | Err(End::Decline) => Some(Reply::Decline),
+        Ok(1) | Err(End::Closed) => Some(Reply::Cancel),
+        Ok(_) | Err(End::Cancel) => None,
+        Err(End::Quit) => quit(),
+    }
+}
+
+/// Asks `field` of `form` (as [`ask_field`]) until it is answered, or the form is left:
+/// `Err` holds the reply. With `leaves`, Esc opens [`leave`] rather than cancel the form.
+fn ask_or_leave(
+    p: &mut dyn Prompter,
+    form: &Form,
+    field: &Field,
+    now: Option<Value>,
+    decline: bool,
+    leaves: bool,
+) -> Result<Option<Value>, Reply> {
+    loop {
+        match ask_field(p, form, field, now.clone(), decline) {
+            Ok(answer) => return Ok(answer),
+            Err(End::Cancel) if leaves => {
+                if let Some(reply) = leave(p) {
+                    return Err(reply);
+                }
+            }
+            Err(end) => return Err(ended(end)),
+        }
+    }
+}
+
 /// Fills `form` through `p`: who asks and the message, how to decline and cancel, then
 /// one prompt per field (defaults pre-filled, problems inline, a refused answer given
-/// back as typed). Declining is always a visible choice: a form whose only field is a
-/// choice or yes/no offers Decline among its choices and is sent as soon as it is
-/// answered; with `review`, any other form ends on a review screen (Submit, a change of
-/// any answer, Decline, Cancel) — on line prompts, where `decline` can be typed, only a
-/// form of two or more fields.
+/// back as typed). Declining is always within reach: a form whose only field is a
+/// choice or yes/no offers Decline among its choices (Esc cancels it) and is sent as
+/// soon as it is answered; in any other form, Esc at any prompt opens a menu to decline
+/// or cancel the form or go back to it (on line prompts, `decline` and `esc` are typed
+/// instead), so that no form must be filled in to be declined; with `review`, such a
+/// form ends on a review screen (Submit, a change of any answer, Decline, Cancel) — on
+/// line prompts only a form of two or more fields.
 pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply {
     let form = question.form;
+    // Declining is a visible choice among those of a form whose only field is a choice,
+    // else Esc offers it at any prompt (or it is typed, on line prompts).
+    let one_choice = matches!(form.fields(), [field] if is_choice(field));
+    let leaves = !one_choice && !form.fields().is_empty() && !p.typed_decline();
     p.say("");
     p.say(&format!(
         "── {} asks ──",
         one_line(question.server.unwrap_or("the server"))
     ));
     p.say(&quoted(question.message));
-    p.say(p.keys());
+    p.say(p.keys(!leaves));
     if form.fields().is_empty() {
         // Nothing to fill: a plain "OK?".
         return match p.confirm("Accept?", "nothing to fill in", Some(true)) {
@@ -773,14 +1018,12 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
             Err(end) => ended(end),
         };
     }
-    // Declining is always a visible choice: among the choices of a form whose only
-    // field is a choice, else on the review screen (or typed, on line prompts).
-    let one_choice = matches!(form.fields(), [field] if is_choice(field));
     let reviewed = review && !one_choice && (form.fields().len() >= 2 || !p.typed_decline());
     let mut answers = Map::new();
     for field in form.fields() {
-        match ask_field(p, form, field, current(field, &answers), one_choice) {
-            Err(end) => return ended(end),
+        let now = current(field, &answers);
+        match ask_or_leave(p, form, field, now, one_choice, leaves) {
+            Err(reply) => return reply,
             Ok(Some(v)) => {
                 answers.insert(field.name.to_string(), v);
             }
@@ -814,7 +1057,12 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
         menu.push("Decline".to_owned());
         menu.push("Cancel".to_owned());
         let decline = menu.len() - 2;
-        match p.choose("Review", &menu, 0) {
+        match p.choose("Review", "", &menu, 0) {
+            Err(End::Cancel) if leaves => {
+                if let Some(reply) = leave(p) {
+                    return reply;
+                }
+            }
             Err(end) => return ended(end),
             Ok(0) => match Reply::validated(form, Value::Object(answers.clone())) {
                 Ok(reply) => return reply,
@@ -826,8 +1074,9 @@ pub fn fill(p: &mut dyn Prompter, question: Question<'_>, review: bool) -> Reply
                 let Some(field) = form.fields().get(i - 1) else {
                     continue;
                 };
-                match ask_field(p, form, field, current(field, &answers), false) {
-                    Err(end) => return ended(end),
+                let now = current(field, &answers);
+                match ask_or_leave(p, form, field, now, false, leaves) {
+                    Err(reply) => return reply,
                     Ok(Some(v)) => {
                         answers.insert(field.name.to_string(), v);
                     }
@@ -924,9 +1173,9 @@ impl Asker for Terminal {
                 p.say(&host);
                 // One line, whatever the server put in it: a line break shows as ␤.
                 p.say(&format!("Full address: {}", one_line(url)));
-                p.say(p.keys());
+                p.say(p.keys(true));
                 // Enter declines: opening a page takes a deliberate choice.
-                p.choose("What do you want to do?", &options, 1)
+                p.choose("What do you want to do?", "", &options, 1)
             })
         });
         match choice {
@@ -1017,12 +1266,13 @@ mod tests {
 
     #[test]
     fn two_fields_are_reviewed_unless_review_is_off() {
-        // Name, size 2, then the review: change the name (2), a new name, submit (1).
-        let reply = answer(two_fields(), "Ann\n2\n2\nBob\n1\n", true);
+        // Name, size 3 (after "(choose one)" and s), then the review: change the name
+        // (2), a new name, submit (1).
+        let reply = answer(two_fields(), "Ann\n3\n2\nBob\n1\n", true);
         let want = json!({"name": "Bob", "size": "l"});
         assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
         // Without review, the answers go at once (the rest of the input is not read).
-        let reply = answer(two_fields(), "Ann\n2\n2\nBob\n1\n", false);
+        let reply = answer(two_fields(), "Ann\n3\n2\nBob\n1\n", false);
         let want = json!({"name": "Ann", "size": "l"});
         assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
     }
@@ -1049,11 +1299,17 @@ mod tests {
     }
 
     impl Prompter for Recorder {
-        fn keys(&self) -> &'static str {
+        fn keys(&self, _listed: bool) -> &'static str {
             "(keys)"
         }
 
-        fn choose(&mut self, prompt: &str, options: &[String], start: usize) -> Answer<usize> {
+        fn choose(
+            &mut self,
+            prompt: &str,
+            _help: &str,
+            options: &[String],
+            start: usize,
+        ) -> Answer<usize> {
             self.shown.push(prompt.to_owned());
             self.shown.extend(options.iter().cloned());
             Ok(start)
@@ -1174,22 +1430,19 @@ mod tests {
 
     #[test]
     fn a_choice_that_reads_like_decline_never_starts_under_the_cursor() {
-        // Enter takes the choice under the cursor as it starts: the client's own Decline,
-        // whether the look-alike is the server's default or its first option.
-        for default in [Some("allow"), None] {
-            for title in [
-                DECLINE,
-                "Decline",
-                "DECLINE THIS FORM",
-                "Dеclinе (Cyrillic е)",
-            ] {
-                let form = look_alike_form(title, default);
-                assert_eq!(
-                    answer(form, "\n", true),
-                    Reply::Decline,
-                    "{title} {default:?}"
-                );
-            }
+        // Enter takes the choice under the cursor as it starts: the client's own Decline
+        // when the look-alike is the server's default; without a default, the client's
+        // own "(choose one)", where Enter is refused (and then the input ends).
+        for title in [
+            DECLINE,
+            "Decline",
+            "DECLINE THIS FORM",
+            "Dеclinе (Cyrillic е)",
+        ] {
+            let form = look_alike_form(title, Some("allow"));
+            assert_eq!(answer(form, "\n", true), Reply::Decline, "{title}");
+            let form = look_alike_form(title, None);
+            assert_eq!(answer(form, "\n", true), Reply::Cancel, "{title}");
         }
         // A default that reads like none of them is taken as before.
         let reply = answer(look_alike_form("Allow", Some("allow")), "\n", true);
@@ -1215,27 +1468,143 @@ mod tests {
         let Some(options) = field.kind.options() else {
             panic!("a select");
         };
-        // Options: 0 the look-alike, 1 Deny, then the client's own entries.
-        assert_eq!(
-            start_of(options, 0, true, true),
-            3,
-            "the client's own Decline"
-        );
-        assert_eq!(
-            start_of(options, 0, true, false),
-            2,
-            "the client's own (leave empty)"
-        );
-        assert_eq!(
-            start_of(options, 0, false, false),
-            1,
-            "the first that reads like none"
-        );
-        assert_eq!(
-            start_of(options, 1, true, true),
-            1,
-            "Deny, the server's default"
-        );
+        // Options: 0 the look-alike, 1 Deny.
+        assert_eq!(start_of(options, Some(0), true), Start::Decline);
+        assert_eq!(start_of(options, Some(0), false), Start::Own);
+        assert_eq!(start_of(options, Some(1), true), Start::Server(1));
+        assert_eq!(start_of(options, None, true), Start::Own);
+        assert_eq!(start_of(options, None, false), Start::Own);
+    }
+
+    /// Ticket-like snacks: an optional drink and, with `size`, a required size, neither
+    /// with a default.
+    fn no_defaults(size: bool) -> Value {
+        let mut form = json!({"type": "object", "properties": {
+            "drink": {"type": "string", "enum": ["water", "cola"]}}});
+        if size {
+            form["properties"]["size"] = json!({"type": "string", "enum": ["s", "m", "l"]});
+            form["required"] = json!(["size"]);
+        }
+        form
+    }
+
+    #[test]
+    fn without_a_default_no_choice_is_made_for_the_user() {
+        // Optional: the list opens on "(leave empty)", and Enter leaves it empty.
+        let empty = Map::new();
+        assert_eq!(answer(no_defaults(false), "\n", true), Reply::Accept(empty));
+        // "(leave empty)" is the first entry: the drinks follow it.
+        let want = json!({"drink": "water"});
+        let reply = answer(no_defaults(false), "2\n", true);
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+        // Required: Enter on "(choose one)" is refused and the question asked again.
+        let want = json!({"size": "s"});
+        let reply = answer(no_defaults(true), "\n\n2\n1\n", true);
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+        // A one-field yes/no without a default, likewise: nothing until Yes or No.
+        let schema = json!({"type": "object", "properties": {"ok": {"type": "boolean"}},
+                            "required": ["ok"]});
+        assert_eq!(answer(schema.clone(), "\n", true), Reply::Cancel);
+        let want = json!({"ok": false});
+        let reply = answer(schema, "\n3\n", true);
+        assert_eq!(reply, Reply::Accept(want.as_object().unwrap().clone()));
+    }
+
+    /// A prompter on which every text and yes/no prompt is left with Esc, and every list
+    /// answered from `picks` (`None` for Esc; the terminal is gone when they run out); it
+    /// keeps the prompts of the lists.
+    struct Escaper {
+        picks: Vec<Option<usize>>,
+        lists: Vec<String>,
+        asked: usize,
+    }
+
+    impl Prompter for Escaper {
+        fn keys(&self, listed: bool) -> &'static str {
+            if listed { "listed" } else { "esc" }
+        }
+
+        fn choose(&mut self, prompt: &str, _: &str, _: &[String], _: usize) -> Answer<usize> {
+            self.lists.push(prompt.to_owned());
+            if self.picks.is_empty() {
+                return Err(End::Closed);
+            }
+            self.picks.remove(0).ok_or(End::Cancel)
+        }
+
+        fn text(
+            &mut self,
+            _: &str,
+            _: &str,
+            _: Option<&str>,
+            _: &dyn Fn(&str) -> Result<(), String>,
+        ) -> Answer<String> {
+            self.asked += 1;
+            Err(End::Cancel)
+        }
+
+        fn confirm(&mut self, _: &str, _: &str, _: Option<bool>) -> Answer<bool> {
+            self.asked += 1;
+            Err(End::Cancel)
+        }
+
+        fn several(
+            &mut self,
+            _: &str,
+            _: &str,
+            _: &[String],
+            _: &[usize],
+            _: &dyn Fn(&[usize]) -> Result<(), String>,
+        ) -> Answer<Vec<usize>> {
+            self.asked += 1;
+            Err(End::Cancel)
+        }
+
+        fn say(&mut self, _: &str) {}
+    }
+
+    /// The purge approval: a box to tick, an e-mail, a number of days.
+    fn purge() -> Value {
+        json!({"type": "object", "properties": {
+            "confirm": {"type": "boolean"},
+            "approver": {"type": "string", "format": "email"},
+            "days": {"type": "integer", "minimum": 1, "default": 30}
+        }, "required": ["confirm", "approver", "days"]})
+    }
+
+    fn escaped(schema: Value, picks: &[Option<usize>]) -> (Reply, Escaper) {
+        let form = read_schema(&schema.to_string()).unwrap();
+        let mut p = Escaper {
+            picks: picks.to_vec(),
+            lists: Vec::new(),
+            asked: 0,
+        };
+        let question = Question {
+            server: None,
+            message: "",
+            form: &form,
+        };
+        let reply = fill(&mut p, question, true);
+        (reply, p)
+    }
+
+    #[test]
+    fn esc_on_the_first_field_offers_decline_and_cancel() {
+        // Esc on the box, then Decline (the first entry): nothing else is asked.
+        let (reply, p) = escaped(purge(), &[Some(0)]);
+        assert_eq!((reply, p.asked), (Reply::Decline, 1));
+        assert_eq!(p.lists, ["Leave the form?"]);
+        // Cancel, the second.
+        assert_eq!(escaped(purge(), &[Some(1)]).0, Reply::Cancel);
+        // Back to the form (the third, or Esc on the menu), whose box is asked again.
+        let (reply, p) = escaped(purge(), &[Some(2), None, Some(0)]);
+        assert_eq!((reply, p.asked), (Reply::Decline, 3));
+        // A terminal gone on the menu cancels the form.
+        assert_eq!(escaped(purge(), &[]).0, Reply::Cancel);
+        // A form whose only field is a choice lists Decline itself: Esc cancels it.
+        let (reply, p) = escaped(look_alike_form("Allow", None), &[None]);
+        assert_eq!(reply, Reply::Cancel);
+        assert_eq!(p.lists.len(), 1, "{:?}", p.lists);
     }
 
     #[test]
@@ -1258,6 +1627,8 @@ mod tests {
             "Quit",
             "(leave empty)",
             "Leave  EMPTY",
+            "(choose one)",
+            "Choose 0NE",
         ] {
             assert!(looks_own(own), "{own}");
         }
@@ -1271,6 +1642,8 @@ mod tests {
             "equity",
             "leave",
             "empty",
+            "choose",
+            "one",
         ] {
             assert!(!looks_own(server), "{server}");
         }
@@ -1301,6 +1674,25 @@ mod tests {
         for own in ["Submit", "Decline", "Cancel"] {
             assert!(p.shown.contains(&own.to_owned()), "{own} in {:?}", p.shown);
         }
+    }
+
+    #[test]
+    fn a_filter_that_matches_nothing_shows_the_message_alone() {
+        let options = ["│ 2031-07-02".to_owned(), "✗ Decline this form".to_owned()];
+        let filter = Filter::new(options.len());
+        let scores = |input: &str| -> Vec<bool> {
+            options
+                .iter()
+                .chain([&NO_MATCH.to_owned()])
+                .enumerate()
+                .map(|(i, o)| filter.score(input, o, o, i).is_some())
+                .collect()
+        };
+        assert_eq!(scores(""), [true, true, false]);
+        assert_eq!(scores("07"), [true, false, false]);
+        assert_eq!(scores("zzz"), [false, false, true]);
+        assert_eq!(filter.typed(), "zzz");
+        assert_eq!(scores("dec"), [false, true, false]);
     }
 
     #[test]

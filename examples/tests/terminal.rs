@@ -1,8 +1,9 @@
 //! `terminal-client` driven through a pseudo-terminal, as a person would: the `inquire`
 //! widgets, the real `ticket-booking` server as its child (its shows counted from a
-//! pinned "today"), one prompt per field, decline and cancel in one key each, the
-//! review of a two-field form; and a hostile server whose escape sequences must not
-//! reach the terminal.
+//! pinned "today"), one prompt per field, no choice made where the form has no default,
+//! decline and cancel in one key each where Decline is a choice, and from any prompt of
+//! any other form through Esc, the review of a two-field form; and a hostile server
+//! whose escape sequences must not reach the terminal.
 #![cfg(unix)]
 
 use std::process::{Command, Stdio};
@@ -13,6 +14,7 @@ use expectrl::session::{OsProcess, OsProcessStream};
 
 const ENTER: &str = "\r";
 const DOWN: &str = "\x1b[B";
+const BACKSPACE: &str = "\x7f";
 const ESC: &str = "\x1b";
 const CTRL_C: &str = "\x03";
 
@@ -91,17 +93,38 @@ impl Run {
     }
 }
 
+/// `text` without its escape sequences (the widgets' colours and cursor moves), to read
+/// a list as it is drawn: `> ` before the choice under the cursor.
+fn plain(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\x1b' {
+            out.push(c);
+        } else if chars.next() == Some('[') {
+            // A control sequence ends with its first letter (or `~`, `@`).
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() || c == '~' || c == '@' {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The whole ticket flow with popcorn, all four steps: 6 prompts (date, seat, popcorn,
-/// drink, the snacks' review, size) and 8 keys. Before one prompt per field it took 13
-/// prompts (each form opened with "Answer / Decline / Cancel" and closed with a
-/// review); before the date was a choice, 18 keys.
+/// drink, the snacks' review, size) and 12 keys, as no choice is made for the user where
+/// the form has no default (one arrow more for each of the four lists). Before one prompt
+/// per field it took 13 prompts (each form opened with "Answer / Decline / Cancel" and
+/// closed with a review); before the date was a choice, 18 keys.
 #[test]
 fn the_ticket_flow_takes_one_prompt_per_field() {
     let mut run = Run::demo(&[]);
     run.tool(0); // book_tickets
     // The date step offers the days that have seats, counted from "today".
     run.wait("Which day would you like to go?");
-    let offered = run.answer("Date", ENTER); // the first day, 2031-07-02
+    let offered = run.answer("Date", &format!("{DOWN}{ENTER}")); // the first day, 2031-07-02
     let offered = offered + &run.wait("Decline this form");
     assert!(
         offered.contains("2031-07-02") && offered.contains("2031-07-03"),
@@ -111,12 +134,12 @@ fn the_ticket_flow_takes_one_prompt_per_field() {
     // One field, one prompt: the seat step comes next, with no review in between.
     let between = run.wait("Pick a seat for 2031-07-02");
     assert!(!between.contains("Review"), "{between}");
-    run.answer("A2", ENTER); // the first seat, A1
+    run.answer("A2", &format!("{DOWN}{ENTER}")); // the first seat, A1
     run.answer("Popcorn?", &format!("y{ENTER}"));
-    run.answer("Drink", ENTER); // water
+    run.answer("Drink", &format!("{DOWN}{ENTER}")); // water
     run.answer("Review", ENTER); // two fields: reviewed, Submit preselected
     run.wait("Which size?");
-    run.answer("Size", &format!("{DOWN}{ENTER}")); // medium
+    run.answer("Size", &format!("{DOWN}{DOWN}{ENTER}")); // medium
     run.wait("Booked seat A1 on 2031-07-02 with medium popcorn and water.");
     assert_eq!(run.prompts, 6);
     let seen = String::from_utf8_lossy(&run.quit()).into_owned();
@@ -130,11 +153,11 @@ fn the_ticket_flow_takes_one_prompt_per_field() {
 fn the_ticket_flow_runs_as_a_task_on_2026_07_28() {
     let mut run = Run::demo(&["--protocol", "2026-07-28"]);
     run.tool(0); // book_tickets
-    run.answer("Date", ENTER); // the first day, 2031-07-02
+    run.answer("Date", &format!("{DOWN}{ENTER}")); // the first day, 2031-07-02
     run.wait("Pick a seat for 2031-07-02");
-    run.answer("A2", ENTER); // the first seat, A1
+    run.answer("A2", &format!("{DOWN}{ENTER}")); // the first seat, A1
     run.answer("Popcorn?", &format!("n{ENTER}"));
-    run.answer("Drink", ENTER); // water
+    run.answer("Drink", &format!("{DOWN}{ENTER}")); // water
     run.answer("Review", ENTER);
     run.wait("… ticket-booking: Booking seat A1 on 2031-07-02");
     run.wait("Booked seat A1 on 2031-07-02 with water.");
@@ -145,14 +168,14 @@ fn the_ticket_flow_runs_as_a_task_on_2026_07_28() {
 fn a_two_field_form_is_reviewed_and_can_be_changed() {
     let mut run = Run::demo(&[]);
     run.tool(0);
-    run.answer("Date", &format!("{DOWN}{ENTER}")); // the second day, 2031-07-03
-    run.answer("C1", ENTER);
+    run.answer("Date", &format!("{DOWN}{DOWN}{ENTER}")); // the second day, 2031-07-03
+    run.answer("C1", &format!("{DOWN}{ENTER}"));
     run.answer("Popcorn?", &format!("n{ENTER}"));
-    run.answer("Drink", ENTER); // water
+    run.answer("Drink", &format!("{DOWN}{ENTER}")); // water
     run.wait("Your answers:");
     run.wait("Drink: water");
     run.answer("Review", &format!("{DOWN}{DOWN}{ENTER}")); // Change Drink
-    run.answer("Drink", &format!("{DOWN}{ENTER}")); // cola
+    run.answer("Drink", &format!("{DOWN}{ENTER}")); // cola, after water as answered
     run.wait("Drink: cola");
     run.answer("Review", ENTER); // Submit
     run.wait("Booked seat C1 on 2031-07-03 with cola.");
@@ -163,10 +186,10 @@ fn a_two_field_form_is_reviewed_and_can_be_changed() {
 fn the_review_can_be_skipped() {
     let mut run = Run::demo(&["--no-review"]);
     run.tool(0);
-    run.answer("Date", &format!("{DOWN}{ENTER}")); // 2031-07-03
-    run.answer("C1", ENTER);
+    run.answer("Date", &format!("{DOWN}{DOWN}{ENTER}")); // 2031-07-03
+    run.answer("C1", &format!("{DOWN}{ENTER}"));
     run.answer("Popcorn?", &format!("n{ENTER}"));
-    let before = run.answer("Drink", ENTER);
+    let before = run.answer("Drink", &format!("{DOWN}{ENTER}")); // water
     let after = run.wait("Booked seat C1 on 2031-07-03 with water.");
     assert!(!before.contains("Review") && !after.contains("Review"));
     run.quit();
@@ -179,18 +202,104 @@ fn decline_is_one_of_the_choices() {
     run.tool(0);
     // The keys are named on screen, under the message.
     run.wait("Esc cancels the form, Ctrl-C quits; Decline is among the choices");
-    run.answer("Date", &format!("{DOWN}{DOWN}{ENTER}")); // past the two days
+    // Past "(choose one)" and the two days.
+    run.answer("Date", &format!("{DOWN}{DOWN}{DOWN}{ENTER}"));
     run.wait("Nothing booked: you declined the date step.");
     run.quit();
 }
 
-/// Ctrl-C quits the client, as in any command-line program.
+/// A form of several fields is declined from its first prompt, before any required field
+/// is filled in: Esc there offers Decline (under the cursor), Cancel and Back, as the line
+/// under the message says. Here the purge approval (a box to tick, the approver's
+/// e-mail, the retention days), refused without typing an e-mail.
+#[test]
+fn a_form_is_declined_from_its_first_prompt() {
+    let dir = std::env::temp_dir().join(format!("elicit-purge-{}", std::process::id()));
+    let root = dir.to_str().unwrap();
+    let purge = env!("CARGO_BIN_EXE_purge-approval");
+    let mut run = Run::start(&["--", purge, "--root", root, "--create-samples"]);
+    run.tool(0); // purge_old_logs, its arguments asked first
+    run.answer("repo", &format!("demo-repo{ENTER}"));
+    run.answer("days", &format!("30{ENTER}"));
+    run.answer("dry_run", ENTER); // no
+    run.wait("About to permanently delete demo-repo/logs (older than 30d): 4 objects.");
+    run.wait("(Esc at any prompt to decline or cancel the form, Ctrl-C quits)");
+    run.answer("I understand the logs are deleted for good", ESC);
+    // Esc on the menu goes back to the form, to the same prompt.
+    run.answer("Leave the form?", ESC);
+    run.answer("I understand the logs are deleted for good", ESC);
+    run.wait("Leave the form?");
+    // Decline, under the cursor.
+    let menu = plain(&run.answer("Back to the form", ENTER));
+    assert!(menu.contains("> ✗ Decline this form"), "{menu}");
+    assert!(menu.contains("Cancel the form"), "{menu}");
+    run.wait("[BLOCKED] user declined; nothing deleted");
+    let seen = String::from_utf8_lossy(&run.quit()).into_owned();
+    let logs = std::fs::read_dir(dir.join("demo-repo")).unwrap().count();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(logs, 6, "nothing deleted");
+    assert!(!seen.contains("Approver's e-mail"), "never asked: {seen}");
+}
+
+/// Where the form has no default, no choice is made for the user: a required list opens
+/// on "(choose one)", where Enter is refused with a word why; an optional one opens on
+/// "(leave empty)", where Enter leaves it empty (here, no drink).
+#[test]
+fn a_choice_without_a_default_is_not_made_for_the_user() {
+    let mut run = Run::demo(&[]);
+    run.tool(0);
+    let list = plain(&run.answer("Date", ENTER));
+    let list = list + &plain(&run.wait("nothing is chosen for you"));
+    assert!(list.contains("> (choose one)"), "{list}");
+    run.wait("an answer is required: move to one of the choices, then Enter");
+    run.answer("Date", &format!("{DOWN}{ENTER}")); // 2031-07-02
+    run.answer("A2", &format!("{DOWN}{ENTER}")); // A1
+    run.answer("Popcorn?", &format!("n{ENTER}"));
+    run.wait("Drink");
+    let list = plain(&run.answer("nothing is chosen for you", ENTER));
+    assert!(list.contains("> (leave empty)"), "{list}");
+    assert!(!list.contains("> │ water"), "{list}");
+    run.wait("Drink: —");
+    run.answer("Review", ENTER); // Submit
+    run.wait("Booked seat A1 on 2031-07-02 with no snacks.");
+    run.quit();
+}
+
+/// A filter that matches none of the choices says so; Backspace and another filter find
+/// one.
+#[test]
+fn a_filter_that_matches_nothing_says_so() {
+    let mut run = Run::demo(&[]);
+    run.tool(0);
+    run.answer("Date", "zzz");
+    // Enter on the message takes nothing and asks again, what was typed kept.
+    let message = "no choice matches what you typed: Backspace to change it";
+    run.answer(message, ENTER);
+    run.wait("(nothing matched)");
+    run.answer("no choice matches what you typed", &BACKSPACE.repeat(3));
+    run.wait("2031-07-02");
+    run.answer("Decline this form", &format!("07-03{ENTER}"));
+    run.wait("Pick a seat for 2031-07-03");
+    run.answer("Seat", ESC);
+    run.wait("Booking cancelled at the seat step.");
+    run.quit();
+}
+
+/// Ctrl-C quits the client, as in any command-line program, its message on a line of its
+/// own: after a line feed, which at the bottom of the screen scrolls, where the cursor
+/// moves the widget leaves behind stop, on its help line.
 #[test]
 fn ctrl_c_quits() {
     let mut run = Run::demo(&[]);
     run.tool(0);
     run.answer("Date", CTRL_C);
-    run.wait("Quit (Ctrl-C).");
+    let seen = run.wait("Quit (Ctrl-C).");
+    let before = seen.strip_suffix("Quit (Ctrl-C).").unwrap();
+    assert!(
+        plain(before).contains("nothing is chosen for you]"),
+        "{before:?}"
+    );
+    assert!(before.ends_with('\n'), "{before:?}");
     run.p.expect(expectrl::Eof).expect("the client exits");
 }
 

@@ -1,9 +1,9 @@
 //! A terminal MCP client built on the elicit client kit: starts a stdio MCP server,
 //! lists its tools, calls the one you pick (its arguments asked from the tool's input
 //! schema) and renders every elicitation — who asks and why first, one widget per
-//! field, defaults pre-filled, problems inline, a review where a form is not a single
-//! choice, Decline always among the choices, Esc to cancel a form and Ctrl-C to quit.
-//! Every string the server
+//! field, defaults pre-filled and no choice made where there is none, problems inline, a
+//! review where a form is not a single choice, Decline and Cancel at any prompt (among
+//! the choices, or behind Esc), and Ctrl-C to quit. Every string the server
 //! sends is cleaned of control characters before it is shown, and a message from the
 //! server larger than [`MAX_SERVER_MESSAGE`] closes the connection. On 2026-07-28 it
 //! declares the Tasks extension: a tool the server runs as a task (the ticket wizard
@@ -51,10 +51,11 @@ pub const MAX_SERVER_MESSAGE: usize = 1024 * 1024;
 ///
 /// Without a server command it runs the demo: the ticket-booking server, started as its
 /// child over stdio, whose shows are in the next days. Pick `book_tickets` and answer
-/// the forms: one prompt per field, Enter to answer, Esc to cancel a form, Ctrl-C to
-/// quit; a form whose only field is a choice lists Decline among its choices, any other
-/// form ends on a review screen (Submit preselected, then Change, Decline, Cancel; skip
-/// it with --no-review).
+/// the forms: one prompt per field, Enter to answer, Ctrl-C to quit; a form whose only
+/// field is a choice lists Decline among its choices (Esc cancels it), any other form
+/// offers Decline, Cancel or Back on Esc at any prompt, and ends on a review screen
+/// (Submit preselected, then Change, Decline, Cancel; skip it with --no-review). A list
+/// without a default opens on "(choose one)" or "(leave empty)": nothing is chosen for you.
 ///
 /// Examples:
 ///   terminal-client                                    # the ticket demo
@@ -335,7 +336,7 @@ async fn run<A: Asker + 'static>(cli: &Cli, asker: A, url_mode: bool) -> Result<
         .iter()
         .position(|t| !looks_own(&t.name))
         .unwrap_or(tools.len());
-    while let Ok(pick) = prompter(|p| p.choose("Which tool?", &menu, start)) {
+    while let Ok(pick) = prompter(|p| p.choose("Which tool?", "", &menu, start)) {
         let Some(tool) = tools.get(pick) else {
             break;
         };
