@@ -3,8 +3,10 @@
 //! `examples/tower-mcp/tests/python_sdk.rs`).
 //!
 //! The Python SDK is found through `ELICIT_PYTHON` (an interpreter with `mcp==2.3.0`;
-//! `.ci/run` makes one). Without it a drive is skipped with a note, except under CI
-//! (`CI` or `ELICIT_REQUIRE_PYTHON_SDK` set), where it fails.
+//! `.ci/run` makes one), and a drive without it panics. The tests that drive carry
+//! `#[cfg_attr(no_python_sdk, ignore = "...")]`: their package's build script
+//! (`tests/programs.rs`) sets `no_python_sdk` when `ELICIT_PYTHON` names no program,
+//! unless `CI` or `ELICIT_REQUIRE_PYTHON_SDK` requires the SDK.
 
 use std::path::Path;
 use std::process::Command;
@@ -12,22 +14,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// The Python interpreter with the SDK, or `None` (and why) when this machine has none.
-fn python() -> Option<String> {
-    match std::env::var("ELICIT_PYTHON") {
-        Ok(python) => Some(python),
-        Err(_)
-            if ["CI", "ELICIT_REQUIRE_PYTHON_SDK"]
-                .iter()
-                .any(|v| std::env::var_os(v).is_some()) =>
-        {
-            panic!("ELICIT_PYTHON is not set: CI needs the Python SDK (see .ci/run)")
-        }
-        Err(_) => {
-            eprintln!("skipped: set ELICIT_PYTHON to a python with mcp==2.3.0 to run this");
-            None
-        }
-    }
+/// The Python interpreter with the SDK, `ELICIT_PYTHON`; panics when it is not set.
+fn python() -> String {
+    std::env::var("ELICIT_PYTHON").unwrap_or_else(|_| {
+        panic!("ELICIT_PYTHON is not set to a python with mcp==2.3.0 (the MCP Python SDK; .ci/run makes one)")
+    })
 }
 
 /// Runs the SDK client (`tests/python/ticket_client.py`) against the server `binary` in
@@ -109,14 +100,14 @@ pub fn glue_lines(source: &str) -> usize {
 /// The pushed era (`initialize`, 2025-11-25) through the server `binary`: booked, every
 /// step asked again after an unusable answer.
 pub fn check_pushed(binary: &str) {
-    let Some(python) = python() else { return };
+    let python = python();
     check_steps("legacy", &drive(&python, "legacy", binary));
 }
 
 /// 2026-07-28 through the server `binary`: the same booking in rounds, and a replayed
 /// state refused.
 pub fn check_rounds(binary: &str) {
-    let Some(python) = python() else { return };
+    let python = python();
     let out = drive(&python, "2026-07-28", binary);
     check_steps("2026-07-28", &out);
     assert_eq!(out["once"], "InputRequiredResult", "{out}");
@@ -129,7 +120,7 @@ pub fn check_rounds(binary: &str) {
 /// defaults kept, submitted: `[DELETED]`, and exactly the logs older than 90 days gone.
 #[cfg(unix)]
 pub fn check_seed_purge(binary: &str, era: &str) {
-    let Some(python) = python() else { return };
+    let python = python();
     let root = std::env::temp_dir().join(format!("elicit-seed-purge-{era}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let repo = crate::servers::purge::create_samples(&root).expect("sample logs");
@@ -169,8 +160,7 @@ pub fn check_seed_purge(binary: &str, era: &str) {
 /// A tool call whose forms are answered on the server's web pages
 /// (`tests/python/pages_client.py`): `client` is `url` (URL mode only) or `none` (no
 /// elicitation: links in the tool result); `bodies` what the person posts on each page
-/// (a JSON list; a list of bodies for one page posts each in turn). What it printed, or
-/// `None` where the SDK is missing.
+/// (a JSON list; a list of bodies for one page posts each in turn). What it printed.
 pub fn drive_pages(
     command: &[&str],
     era: &str,
@@ -178,12 +168,12 @@ pub fn drive_pages(
     tool: &str,
     args: &Value,
     bodies: &Value,
-) -> Option<Value> {
-    let python = python()?;
+) -> Value {
+    let python = python();
     let (args, bodies) = (args.to_string(), bodies.to_string());
     let mut line = vec![client, tool, args.as_str(), bodies.as_str()];
     line.extend_from_slice(command);
-    Some(drive_script(&python, "pages_client.py", era, &line))
+    drive_script(&python, "pages_client.py", era, &line)
 }
 
 /// The elicitation glue of the server whose `source` this is, named `name`, stays at

@@ -20,7 +20,7 @@ fn ticket_pages() -> Value {
     ])
 }
 
-fn book(era: &str, client: &str) -> Option<Value> {
+fn book(era: &str, client: &str) -> Value {
     let server = [
         env!("CARGO_BIN_EXE_ticket-booking"),
         "--pages",
@@ -59,10 +59,12 @@ fn check_booked(era: &str, client: &str, out: &Value) {
 }
 
 #[test]
+#[cfg_attr(
+    no_python_sdk,
+    ignore = "ELICIT_PYTHON is not set to a python with mcp==2.3.0 (the MCP Python SDK)"
+)]
 fn the_ticket_wizard_books_on_pages_by_url_mode_pushed() {
-    let Some(out) = book("legacy", "url") else {
-        return;
-    };
+    let out = book("legacy", "url");
     check_booked("legacy", "url", &out);
     // Each page's completion announced under the id its link was sent with.
     let ids: Vec<&Value> = out["asked"]
@@ -83,18 +85,24 @@ fn the_ticket_wizard_books_on_pages_by_url_mode_pushed() {
 }
 
 #[test]
+#[cfg_attr(
+    no_python_sdk,
+    ignore = "ELICIT_PYTHON is not set to a python with mcp==2.3.0 (the MCP Python SDK)"
+)]
 fn the_ticket_wizard_books_on_pages_by_url_mode_in_rounds() {
-    let Some(out) = book("2026-07-28", "url") else {
-        return;
-    };
+    let out = book("2026-07-28", "url");
     check_booked("2026-07-28", "url", &out);
     assert_eq!(out["completed"], json!([]), "{out}");
 }
 
 #[test]
+#[cfg_attr(
+    no_python_sdk,
+    ignore = "ELICIT_PYTHON is not set to a python with mcp==2.3.0 (the MCP Python SDK)"
+)]
 fn the_ticket_wizard_books_through_links_without_elicitation() {
     for era in ["legacy", "2026-07-28"] {
-        let Some(out) = book(era, "none") else { return };
+        let out = book(era, "none");
         check_booked(era, "none", &out);
         let first = out["asked"][0]["message"].as_str().unwrap();
         assert!(
@@ -108,6 +116,10 @@ fn the_ticket_wizard_books_through_links_without_elicitation() {
 /// beside its field, then a good one taken; the tool says it connected, and no text the
 /// client saw holds the key.
 #[test]
+#[cfg_attr(
+    no_python_sdk,
+    ignore = "ELICIT_PYTHON is not set to a python with mcp==2.3.0 (the MCP Python SDK)"
+)]
 fn an_api_key_is_asked_on_a_page_and_never_reaches_the_client() {
     const KEY: &str = "wk_0123456789abcdef";
     let server = [env!("CARGO_BIN_EXE_connect-service")];
@@ -117,9 +129,7 @@ fn an_api_key_is_asked_on_a_page_and_never_reaches_the_client() {
             format!("f.key={KEY}&f.region=Us&action=accept"),
         ]]);
         let args = json!({"city": "Paris"});
-        let Some(out) = drive_pages(&server, era, client, "connect_weather", &args, &bodies) else {
-            return;
-        };
+        let out = drive_pages(&server, era, client, "connect_weather", &args, &bodies);
         assert_eq!(
             out["text"],
             "Connected to the Us region with a key of 19 characters; Paris: sunny, 21 °C.",
@@ -141,6 +151,10 @@ fn an_api_key_is_asked_on_a_page_and_never_reaches_the_client() {
 /// a link the model could follow, unless the server was started with `--consent-by-link`.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    no_python_sdk,
+    ignore = "ELICIT_PYTHON is not set to a python with mcp==2.3.0 (the MCP Python SDK)"
+)]
 fn the_purge_is_approved_on_a_page_and_never_by_a_link_unless_allowed() {
     let approve = json!([
         "s.confirm=1&f.confirm=true&f.approver=ops%40example.com&f.retention_days=90&action=accept"
@@ -190,7 +204,6 @@ fn the_purge_is_approved_on_a_page_and_never_by_a_link_unless_allowed() {
             .map(|d| d.count())
             .unwrap_or_default();
         let _ = std::fs::remove_dir_all(&root);
-        let Some(out) = out else { return };
         assert_eq!(out["text"], said, "{era} {client} {extra:?}: {out}");
         let deleted = said.starts_with("[DELETED]");
         assert_eq!(

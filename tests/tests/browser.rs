@@ -22,9 +22,10 @@
 //! Hostile requests to the pages (another origin, another host, too large, malformed,
 //! forged links, another visitor) need no browser: `pages_http.rs`.
 //!
-//! Without Chromium (or axe-core, `npm ci --prefix tests/browser`) the tests say so and
-//! pass on a developer machine; under CI (`CI` or `ELICIT_REQUIRE_BROWSER` set; `.ci/run`
-//! sets the latter after installing both) they fail instead of skipping.
+//! Without Chromium (or axe-core, `npm ci --prefix tests/browser`) the tests are ignored,
+//! with the reason (the build script, `programs.rs`, sets `no_chromium` or `no_axe`);
+//! under CI (`CI` or `ELICIT_REQUIRE_BROWSER` set; `.ci/run` sets the latter after
+//! installing both) they run, and fail without them.
 
 use std::time::Duration;
 
@@ -133,13 +134,12 @@ fn deleted(approver: &str) -> String {
     )
 }
 
-/// A browser, and the purge server over fresh logs (named `name`), or `None` when the
-/// test is skipped.
-fn purge(name: &str) -> Option<(Browser, Logs, Served)> {
-    let browser = Browser::for_test()?;
+/// A browser, and the purge server over fresh logs (named `name`).
+fn purge(name: &str) -> (Browser, Logs, Served) {
+    let browser = Browser::for_test();
     let logs = Logs::new(name);
     let served = Served::start(Setup::new(), |elicitor| logs.server_with(elicitor));
-    Some((browser, logs, served))
+    (browser, logs, served)
 }
 
 /// Waits until the client was told that the page of its `n`th question (from 1) was
@@ -163,10 +163,12 @@ fn completion_announced(served: &Served, n: usize) {
 }
 
 #[test]
+#[cfg_attr(
+    no_chromium,
+    ignore = "chromium is not installed (Debian: apt-get install chromium; or set ELICIT_CHROMIUM)"
+)]
 fn purge_approved_by_clicking_and_typing() {
-    let Some((mut browser, logs, served)) = purge("browser-click") else {
-        return;
-    };
+    let (mut browser, logs, served) = purge("browser-click");
     let calling = served.call(PURGE, demo_purge(30));
     let link = served.link(1);
     browser.goto(&link);
@@ -203,10 +205,12 @@ fn purge_approved_by_clicking_and_typing() {
 }
 
 #[test]
+#[cfg_attr(
+    no_chromium,
+    ignore = "chromium is not installed (Debian: apt-get install chromium; or set ELICIT_CHROMIUM)"
+)]
 fn purge_by_keyboard_alone() {
-    let Some((mut browser, logs, served)) = purge("browser-keyboard") else {
-        return;
-    };
+    let (mut browser, logs, served) = purge("browser-keyboard");
     let calling = served.call(PURGE, demo_purge(30));
     browser.goto(&served.link(1));
     // Tab to the box and tick it with Space, Tab to the e-mail and type it (wrong at
@@ -246,10 +250,12 @@ fn purge_by_keyboard_alone() {
 }
 
 #[test]
+#[cfg_attr(
+    no_chromium,
+    ignore = "chromium is not installed (Debian: apt-get install chromium; or set ELICIT_CHROMIUM)"
+)]
 fn purge_refuses_a_bad_e_mail_beside_its_field_then_takes_it_corrected() {
-    let Some((mut browser, logs, served)) = purge("browser-refused") else {
-        return;
-    };
+    let (mut browser, logs, served) = purge("browser-refused");
     let calling = served.call(PURGE, demo_purge(30));
     browser.goto(&served.link(1));
     browser.click("#f0");
@@ -297,10 +303,12 @@ fn purge_refuses_a_bad_e_mail_beside_its_field_then_takes_it_corrected() {
 }
 
 #[test]
+#[cfg_attr(
+    no_chromium,
+    ignore = "chromium is not installed (Debian: apt-get install chromium; or set ELICIT_CHROMIUM)"
+)]
 fn decline_and_cancel_work_with_required_fields_empty() {
-    let Some((mut browser, logs, served)) = purge("browser-decline") else {
-        return;
-    };
+    let (mut browser, logs, served) = purge("browser-decline");
     for (n, (button, shown, said)) in [
         (
             "decline",
@@ -329,10 +337,12 @@ fn decline_and_cancel_work_with_required_fields_empty() {
 }
 
 #[test]
+#[cfg_attr(
+    no_chromium,
+    ignore = "chromium is not installed (Debian: apt-get install chromium; or set ELICIT_CHROMIUM)"
+)]
 fn expired_answered_elsewhere_and_used_links_show_the_closed_page() {
-    let Some(mut browser) = Browser::for_test() else {
-        return;
-    };
+    let mut browser = Browser::for_test();
     // Expired before it is opened: the call ended with the page (a second at most).
     let logs = Logs::new("browser-expired");
     let served = Served::start(Setup::new().ttl(Duration::from_secs(1)), |e| {
@@ -381,10 +391,12 @@ fn expired_answered_elsewhere_and_used_links_show_the_closed_page() {
 }
 
 #[test]
+#[cfg_attr(
+    no_chromium,
+    ignore = "chromium is not installed (Debian: apt-get install chromium; or set ELICIT_CHROMIUM)"
+)]
 fn ticket_wizard_completed_page_after_page() {
-    let Some(mut browser) = Browser::for_test() else {
-        return;
-    };
+    let mut browser = Browser::for_test();
     let served = Served::start(Setup::new(), ticket_server);
     let calling = served.call("book_tickets", json!({}));
 
@@ -469,10 +481,12 @@ fn ticket_wizard_completed_page_after_page() {
 }
 
 #[test]
+#[cfg_attr(
+    no_chromium,
+    ignore = "chromium is not installed (Debian: apt-get install chromium; or set ELICIT_CHROMIUM)"
+)]
 fn every_kind_of_field_refused_beside_itself_then_corrected() {
-    let Some(mut browser) = Browser::for_test() else {
-        return;
-    };
+    let mut browser = Browser::for_test();
     let served = Served::start(Setup::new(), visit_server);
     let calling = served.call("visit", json!({}));
     browser.goto(&served.link(1));
@@ -541,13 +555,17 @@ fn audit(browser: &mut Browser, axe: &Axe, what: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    no_chromium,
+    ignore = "chromium is not installed (Debian: apt-get install chromium; or set ELICIT_CHROMIUM)"
+)]
+#[cfg_attr(
+    all(no_axe, not(no_chromium)),
+    ignore = "axe-core is not installed (npm ci --prefix tests/browser)"
+)]
 fn every_page_passes_the_accessibility_audit() {
-    let Some(axe) = Axe::for_test() else {
-        return;
-    };
-    let Some((mut browser, _logs, served)) = purge("browser-audit") else {
-        return;
-    };
+    let axe = Axe::for_test();
+    let (mut browser, _logs, served) = purge("browser-audit");
 
     // The purge: fresh, refused, answered, then closed.
     let calling = served.call(PURGE, demo_purge(30));
@@ -657,13 +675,17 @@ fn every_page_passes_the_accessibility_audit() {
 /// The audit fails where it should: a page whose field lost its label, and whose text
 /// lost its contrast, has serious violations.
 #[test]
+#[cfg_attr(
+    no_chromium,
+    ignore = "chromium is not installed (Debian: apt-get install chromium; or set ELICIT_CHROMIUM)"
+)]
+#[cfg_attr(
+    all(no_axe, not(no_chromium)),
+    ignore = "axe-core is not installed (npm ci --prefix tests/browser)"
+)]
 fn the_audit_finds_what_is_wrong() {
-    let Some(axe) = Axe::for_test() else {
-        return;
-    };
-    let Some((mut browser, _logs, served)) = purge("browser-audit-wrong") else {
-        return;
-    };
+    let axe = Axe::for_test();
+    let (mut browser, _logs, served) = purge("browser-audit-wrong");
     let _calling = served.call(PURGE, demo_purge(30));
     browser.goto(&served.link(1));
     browser.eval(

@@ -18,9 +18,10 @@
 //! [`Browser::audit`] injects it into the page through DevTools (which the page's
 //! Content-Security-Policy does not govern) and runs the WCAG 2.x A and AA rules.
 //!
-//! Without Chromium or axe-core a test says so and passes on a developer machine; under
-//! CI (`CI` or `ELICIT_REQUIRE_BROWSER` set; `.ci/run` sets the latter after installing
-//! both) it fails instead.
+//! Both panic when what they start or read is missing. The tests that call them carry
+//! `#[cfg_attr(no_chromium, ignore = "...")]` (and `no_axe`): without Chromium or
+//! axe-core the build script (`tests/programs.rs`) marks them ignored, unless `CI` or
+//! `ELICIT_REQUIRE_BROWSER` is set (`.ci/run` sets the latter after installing both).
 #![allow(dead_code)] // Each test binary that shares this module uses part of it.
 
 use std::collections::VecDeque;
@@ -45,25 +46,11 @@ const AUDIT_LIMIT: Duration = Duration::from_secs(30);
 /// How long Chromium may take to close when asked, before it is killed.
 const CLOSE_LIMIT: Duration = Duration::from_secs(5);
 
-/// Whether a missing browser or axe-core fails the test instead of skipping it.
-fn required() -> bool {
-    ["CI", "ELICIT_REQUIRE_BROWSER"]
-        .iter()
-        .any(|v| std::env::var_os(v).is_some())
-}
-
-/// Says why a test is skipped, or fails it when the browser tests are required.
-fn skip(why: &str) {
-    assert!(!required(), "{why}");
-    eprintln!("skipped: {why}");
-}
-
 /// The Chromium to start: `$ELICIT_CHROMIUM`, or Debian's `/usr/bin/chromium`.
-fn executable() -> Option<PathBuf> {
-    let path = std::env::var_os("ELICIT_CHROMIUM")
+fn executable() -> PathBuf {
+    std::env::var_os("ELICIT_CHROMIUM")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    path.is_file().then_some(path)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"))
 }
 
 /// Whether this process runs as root (Chromium's sandbox refuses to run as root).
@@ -135,15 +122,16 @@ pub struct Browser {
 }
 
 impl Browser {
-    /// For a test: a started browser showing a blank page, or `None` after saying that
-    /// Chromium is not installed. Under CI (`CI` or `ELICIT_REQUIRE_BROWSER` set) a
-    /// missing browser fails the test instead; one that does not start always does.
-    pub fn for_test() -> Option<Browser> {
-        let Some(executable) = executable() else {
-            skip("chromium is not installed (Debian: apt-get install chromium)");
-            return None;
-        };
-        Some(Browser::start(&executable))
+    /// For a test: a started browser showing a blank page. Panics when Chromium is not
+    /// installed or does not start.
+    pub fn for_test() -> Browser {
+        let executable = executable();
+        assert!(
+            executable.is_file(),
+            "chromium is not installed at {} (Debian: apt-get install chromium; or set ELICIT_CHROMIUM)",
+            executable.display()
+        );
+        Browser::start(&executable)
     }
 
     /// Starts `executable` headless on a new profile and opens a blank page.
@@ -717,21 +705,17 @@ pub struct Axe {
 }
 
 impl Axe {
-    /// For a test: the script, or `None` after saying it is not installed (a failure
-    /// under CI, as for the browser).
-    pub fn for_test() -> Option<Axe> {
+    /// For a test: the script. Panics when it is not installed.
+    pub fn for_test() -> Axe {
         let path =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("browser/node_modules/axe-core/axe.min.js");
-        match std::fs::read_to_string(&path) {
-            Ok(source) => Some(Axe { source }),
-            Err(e) => {
-                skip(&format!(
-                    "axe-core is not installed at {} ({e}): run `npm ci --prefix tests/browser`",
-                    path.display()
-                ));
-                None
-            }
-        }
+        let source = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "axe-core is not installed at {} ({e}): run `npm ci --prefix tests/browser`",
+                path.display()
+            )
+        });
+        Axe { source }
     }
 }
 
