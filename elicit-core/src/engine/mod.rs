@@ -171,7 +171,7 @@ impl Default for Settings {
             attempts: crate::wizard::DEFAULT_ATTEMPTS,
             strictness: Strictness::Strict,
             first_round_answers: false,
-            state_ttl: crate::seal::DEFAULT_TTL,
+            state_ttl: crate::seal::STATE_TTL,
             clock_skew: crate::seal::CLOCK_SKEW,
             client_profiles: profile::known_profiles(),
         }

@@ -35,8 +35,16 @@ impl Key {
 
     /// The key in URL-safe base64 without padding, for a key file or an environment
     /// variable.
-    pub(crate) fn to_base64(&self) -> String {
+    pub(crate) fn encoded(&self) -> String {
         URL_SAFE_NO_PAD.encode(self.0)
+    }
+
+    // Hidden: kept for one release so that code using it gets a warning instead of an
+    // error.
+    #[doc(hidden)]
+    #[deprecated(note = "write the whole keyring instead: `Keyring::to_text`")]
+    pub fn to_base64(&self) -> String {
+        self.encoded()
     }
 
     /// AES-256-GCM-SIV under this key.
@@ -224,7 +232,7 @@ impl Keyring {
     pub fn to_text(&self) -> String {
         self.keys
             .iter()
-            .map(|(id, key)| format!("{id}:{}", key.to_base64()))
+            .map(|(id, key)| format!("{id}:{}", key.encoded()))
             .collect::<Vec<_>>()
             .join(",")
     }

@@ -88,6 +88,7 @@ pub(crate) mod sealer;
 
 pub(crate) use keys::KeyId;
 pub use keys::{Key, Keyring};
+#[allow(deprecated)]
 pub use moved::*;
 pub(crate) use sealer::Sealer;
 
@@ -103,7 +104,13 @@ use serde_json::Value;
 pub(crate) const MAX_TOKEN_LEN: usize = 64 * 1024;
 
 /// How long a sealed token opens (15 minutes), unless the engine's settings say otherwise.
-pub(crate) const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
+pub(crate) const STATE_TTL: Duration = Duration::from_secs(15 * 60);
+
+// Hidden: the old name, kept for one release so that code using it gets a warning
+// instead of an error.
+#[doc(hidden)]
+#[deprecated(note = "read `engine::Settings::default().state_ttl`")]
+pub const DEFAULT_TTL: Duration = STATE_TTL;
 
 /// How far ahead of the opener's clock a token's time of sealing may be (30 seconds),
 /// unless the engine's settings say otherwise: replicas' clocks differ a little, never by

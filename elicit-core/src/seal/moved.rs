@@ -22,6 +22,13 @@ pub type Redemption = crate::store::Redemption;
 #[deprecated(note = "moved to `elicit_core::store::RedisStore`")]
 pub type RedisStore = crate::store::RedisStore;
 
+/// Moved to [`store`](crate::store): the old module path `seal::store`.
+#[doc(hidden)]
+#[deprecated(note = "moved to `elicit_core::store`")]
+pub mod store {
+    pub use crate::store::*;
+}
+
 /// Moved to [`store::RedeemStore`](crate::store::RedeemStore) and
 /// [`store::TaskStore`](crate::store::TaskStore).
 #[doc(hidden)]
@@ -41,5 +48,21 @@ mod tests {
         assert_eq!(store.epoch().len(), 22);
         let first: crate::store::Redemption = Redemption::First;
         assert!(matches!(first, Redemption::First));
+    }
+
+    /// The renames of the changelog's table still build, naming the same things.
+    #[test]
+    fn the_old_names_still_build() {
+        let _: crate::seal::store::MemoryStore = crate::store::MemoryStore::with_capacity(8);
+        assert_eq!(
+            crate::seal::DEFAULT_TTL,
+            crate::engine::Settings::default().state_ttl
+        );
+        let keyring = crate::seal::Keyring::generate();
+        let (_, key) = keyring.current();
+        assert!(keyring.to_text().ends_with(&key.to_base64()));
+        fn is_question(_: Option<crate::engine::Question>) {}
+        is_question(None::<crate::wizard::Question>);
+        is_question(None::<crate::wizard::Request>);
     }
 }

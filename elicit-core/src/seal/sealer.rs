@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 
 use super::{Binding, KeyId, Keyring, MAX_TOKEN_LEN, SealError, exact, now};
 #[cfg(any(test, feature = "testing"))]
-use super::{CLOCK_SKEW, DEFAULT_TTL};
+use super::{CLOCK_SKEW, STATE_TTL};
 
 pub(super) const VERSION: &str = "v4";
 pub(super) const NONCE_LEN: usize = 12;
@@ -40,7 +40,7 @@ impl Sealer {
     /// A sealer whose tokens open for 15 minutes, refused when sealed more than 30 s
     /// ahead of the opener's clock.
     pub fn new(keyring: Keyring) -> Sealer {
-        Sealer::shared(Arc::new(keyring), DEFAULT_TTL, CLOCK_SKEW)
+        Sealer::shared(Arc::new(keyring), STATE_TTL, CLOCK_SKEW)
     }
 
     /// How long a token opens after sealing (whole seconds; under one second, not at

@@ -376,7 +376,7 @@ fn expiry() {
     // The expiry is authenticated: another sealer's TTL does not matter.
     let long = Sealer::new((*s.keyring).clone()).with_ttl(Duration::from_secs(3600));
     assert!(long.open_at::<Value>(&binding(), &t, 1060).is_err());
-    assert_eq!(sealer().ttl, DEFAULT_TTL);
+    assert_eq!(sealer().ttl, STATE_TTL);
 }
 
 #[test]
@@ -437,10 +437,10 @@ fn keys_and_ids() {
     let std_b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
     assert!(std_b64.contains('+') || std_b64.contains('/'));
     for text in [
-        key.to_base64(),
+        key.encoded(),
         std_b64.clone(),
         std_b64.trim_end_matches('=').to_owned(),
-        format!("{}=", key.to_base64()),
+        format!("{}=", key.encoded()),
     ] {
         assert_eq!(text.parse::<Key>().unwrap(), key, "{text}");
     }
@@ -458,7 +458,7 @@ fn keys_and_ids() {
         );
     }
     assert_eq!(format!("{key:?}"), "Key(..)");
-    assert!(!format!("{:?}", Keyring::new("k1", key.clone()).unwrap()).contains(&key.to_base64()));
+    assert!(!format!("{:?}", Keyring::new("k1", key.clone()).unwrap()).contains(&key.encoded()));
     assert_ne!(Key::generate(), Key::generate());
 
     for good in ["a", "k-1_B", "0123456789abcdef"] {
@@ -500,7 +500,7 @@ fn keyring_text_form() {
     let file = format!(
         "# sealing keys, current first\n{}\n\n  k0 : {}  \n  # old: k9, retired\n",
         ring.to_text(),
-        Key::generate().to_base64()
+        Key::generate().encoded()
     );
     let from_file: Keyring = file.parse().unwrap();
     assert_eq!(from_file.keys.len(), 3);
