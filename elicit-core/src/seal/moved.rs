@@ -61,8 +61,5 @@ mod tests {
         let keyring = crate::seal::Keyring::generate();
         let (_, key) = keyring.current();
         assert!(keyring.to_text().ends_with(&key.to_base64()));
-        fn is_question(_: Option<crate::engine::Question>) {}
-        is_question(None::<crate::wizard::Question>);
-        is_question(None::<crate::wizard::Request>);
     }
 }

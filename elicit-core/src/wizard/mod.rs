@@ -160,13 +160,3 @@ pub(crate) use state::WizardState;
 pub(crate) use step::StepForm;
 pub use step::{Prepared, PreparedForm};
 
-// Hidden: the old names of what a transport sends, kept for one release so that code
-// using them gets a warning instead of an error.
-#[cfg(feature = "seal")]
-#[doc(hidden)]
-#[deprecated(note = "moved to `engine::Question`")]
-pub type Request = crate::engine::Question;
-#[cfg(feature = "seal")]
-#[doc(hidden)]
-#[deprecated(note = "moved to `engine::Question`")]
-pub type Question = crate::engine::Question;

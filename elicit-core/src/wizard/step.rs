@@ -268,11 +268,10 @@ impl Prepared {
     /// tightened at run time, never widened), and a default outside the new bounds is
     /// refused. An integer field takes whole numbers.
     ///
-    /// A range outside the form's bounds is a mistake of the server, found only when the
-    /// question is asked: the ask fails (the engine's `AskError::Schema`, naming the field,
-    /// the range asked and the form's own bounds), and a tool that passes that on answers
-    /// with an internal error. When the range comes from a call's arguments, check them
-    /// first and answer a clear tool error instead:
+    /// A range outside the form's bounds is a server mistake, found when the question is
+    /// asked: the ask fails (`AskError::Schema`, naming the field, the range and the form's
+    /// bounds). When the range comes from a call's arguments, check them first and answer
+    /// a clear tool error instead:
     ///
     /// ```
     /// use elicit_core::wizard::Prepared;
@@ -283,13 +282,8 @@ impl Prepared {
     /// /// The approval question for a call's `days`, or the tool error to answer with.
     /// fn approval(days: u32) -> Result<Prepared, String> {
     ///     if !RETENTION.contains(&days) {
-    ///         return Err(format!(
-    ///             "`days` must be between {} and {}, not {days}",
-    ///             RETENTION.start(),
-    ///             RETENTION.end()
-    ///         ));
+    ///         return Err(format!("`days` must be between 1 and 3650, not {days}"));
     ///     }
-    ///     // The call approved `days`: no shorter retention is offered, `days` is the default.
     ///     Ok(Prepared::new()
     ///         .range("retention_days", days, *RETENTION.end())
     ///         .default_value("retention_days", days))
