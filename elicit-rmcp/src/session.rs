@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use ::rmcp::ErrorData as McpError;
@@ -248,11 +249,14 @@ impl Session {
     ///     Ok(matches!(s.ask::<Approval>(approval).await?, Elicitation::Accept(a) if a.confirm))
     /// }
     /// ```
-    pub async fn ask<T: Elicit + NoSecrets>(
-        &mut self,
+    ///
+    /// Awaited like an `async fn`; the future is boxed so that asking a form with a
+    /// secret field is one compile error, at this call.
+    pub fn ask<'a, T: Elicit + NoSecrets + 'a>(
+        &'a mut self,
         question: impl Into<elicit_core::wizard::Prepared>,
-    ) -> Result<Elicitation<T>, Halt> {
-        self.call.ask::<T>(&self.link, question).await
+    ) -> Pin<Box<dyn Future<Output = Result<Elicitation<T>, Halt>> + Send + 'a>> {
+        self.call.ask::<T>(&self.link, question)
     }
 
     /// Asks a yes/no question with the ready-made [`Confirm`] form: `Accept(true)` only

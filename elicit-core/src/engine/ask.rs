@@ -2,6 +2,9 @@
 //! built into a question for the call's one [exchange](super::exchange) and its answer
 //! read back into what the asker wants.
 
+use std::future::Future;
+use std::pin::Pin;
+
 use serde_json::{Map, Value};
 
 use super::profile::Shown;
@@ -93,10 +96,23 @@ impl Call {
     /// widened; a default lies within the bounds; choices are among an enum's variants,
     /// or values a text field takes); changes that do not fit are [`AskError::Schema`],
     /// before anything is sent. The answer is validated against the form as asked.
-    pub async fn ask<T: Elicit + NoSecrets>(
+    ///
+    /// Awaited like an `async fn`; the future is boxed so that asking a form with a
+    /// secret field is one compile error, at this call.
+    pub fn ask<'a, T: Elicit + NoSecrets + 'a>(
+        &'a mut self,
+        to: &'a impl Transport,
+        question: impl Into<Prepared>,
+    ) -> Pin<Box<dyn Future<Output = Result<Elicitation<T>, Halt>> + Send + 'a>> {
+        Box::pin(self.ask_typed::<T>(to, question.into()))
+    }
+
+    /// [`ask`](Self::ask) without the `NoSecrets` bound, which `ask` checks at the
+    /// user's call.
+    async fn ask_typed<T: Elicit>(
         &mut self,
         to: &impl Transport,
-        question: impl Into<Prepared>,
+        question: Prepared,
     ) -> Result<Elicitation<T>, Halt> {
         let (message, form) = prepared::<T>(question)?;
         let answer = self.ask_form_or_page(to, &message, &form, false).await?;

@@ -13,6 +13,7 @@ use syn::spanned::Spanned;
 use crate::ast::{Step, Wizard};
 use crate::check;
 use crate::ctxt::Ctxt;
+use crate::derives::elicit::respan;
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -81,6 +82,13 @@ impl<'a> Names<'a> {
         let krate = self.krate;
         quote_spanned!(ty.span()=> <#ty as #krate::__private::WizardStep>)
     }
+
+    /// `tokens`, which name the step's type, every token spanned at that type: for a type
+    /// that is no step, each use then has the same error at the same place, which the
+    /// compiler reports once.
+    fn at(&self, s: &Step, tokens: TokenStream) -> TokenStream {
+        respan(tokens, s.ty.span())
+    }
 }
 
 /// The `{Name}Progress` struct and the `Wizard` impl; nothing for a wizard without steps
@@ -137,12 +145,13 @@ fn progress_struct(names: &Names) -> TokenStream {
     let fields = steps.iter().map(|s| {
         let f = s.ident;
         let st = names.step(s);
+        let field_ty = names.at(s, quote!(#opt<#st::Form>));
         let doc = format!("The answer to step `{f}`, once given.");
-        quote!(#[doc = #doc] pub #f: #opt<#st::Form>)
+        quote!(#[doc = #doc] pub #f: #field_ty)
     });
     let nones = steps.iter().map(|s| {
         let f = s.ident;
-        quote!(#f: #opt::None)
+        names.at(s, quote!(#f: #opt::None))
     });
     let progress_doc =
         format!("The answers so far of the [`{ident}`] wizard, as its hooks see them.");
@@ -173,7 +182,10 @@ fn wizard_impl(names: &Names, last: &Step) -> TokenStream {
         progress,
     } = names;
     let ident = wizard.ident;
-    let last = names.step(last);
+    let last = {
+        let st = names.step(last);
+        names.at(last, quote!(<#st::Form as #krate::Elicit>::form()))
+    };
     let infos = step_infos(names);
     let forms = form_arms(names);
     let skips = skip_arms(names);
@@ -191,7 +203,7 @@ fn wizard_impl(names: &Names, last: &Step) -> TokenStream {
             fn form(__index: usize) -> &'static #krate::Form {
                 match __index {
                     #(#forms,)*
-                    _ => <#last::Form as #krate::Elicit>::form(),
+                    _ => #last,
                 }
             }
 
@@ -232,7 +244,7 @@ fn wizard_impl(names: &Names, last: &Step) -> TokenStream {
 /// Each step's `StepInfo`: its name, message, whether it may be left out, and its
 /// attempts (the step's, else the wizard's, else the default).
 fn step_infos(names: &Names) -> Vec<TokenStream> {
-    let Names { krate, .. } = names;
+    let Names { krate, opt, .. } = names;
     names
         .wizard
         .steps
@@ -241,6 +253,15 @@ fn step_infos(names: &Names) -> Vec<TokenStream> {
             let name = &s.name;
             let message = s.attrs.message.as_deref().unwrap_or_default();
             let st = names.step(s);
+            // The answer's type named first: for a type that is no step, its error there
+            // (as at every other use) is the one reported here.
+            let optional = names.at(
+                s,
+                quote!({
+                    let _: #opt<#st::Form> = #opt::None;
+                    #st::OPTIONAL
+                }),
+            );
             let attempts = match s.attrs.attempts.or(names.wizard.attrs.attempts) {
                 Some(a) => {
                     let a = a as u32;
@@ -248,7 +269,7 @@ fn step_infos(names: &Names) -> Vec<TokenStream> {
                 }
                 None => quote!(#krate::__private::DEFAULT_ATTEMPTS),
             };
-            quote!(#krate::__private::StepInfo { name: #name, message: #message, optional: #st::OPTIONAL, attempts: #attempts })
+            quote!(#krate::__private::StepInfo { name: #name, message: #message, optional: #optional, attempts: #attempts })
         })
         .collect()
 }
@@ -263,7 +284,8 @@ fn form_arms(names: &Names) -> Vec<TokenStream> {
         .enumerate()
         .map(|(i, s)| {
             let st = names.step(s);
-            quote!(#i => <#st::Form as #krate::Elicit>::form())
+            let form = names.at(s, quote!(<#st::Form as #krate::Elicit>::form()));
+            quote!(#i => #form)
         })
         .collect()
 }
@@ -340,11 +362,16 @@ fn accept_arms(names: &Names) -> Vec<TokenStream> {
                     }
                 }
             });
+            let parse = names.at(
+                s,
+                quote!(let __value: #st::Form = #krate::__private::parse_answer(__content)?;),
+            );
+            let keep = names.at(s, quote!(__progress.#f = #opt::Some(__value);));
             quote! {
                 #i => {
-                    let __value: #st::Form = #krate::__private::parse_answer(__content)?;
+                    #parse
                     #check
-                    __progress.#f = #opt::Some(__value);
+                    #keep
                 }
             }
         })
@@ -360,7 +387,8 @@ fn finish_fields(names: &Names) -> Vec<TokenStream> {
         .map(|s| {
             let f = s.ident;
             let st = names.step(s);
-            quote!(#f: #st::finish(__progress.#f)?)
+            let value = names.at(s, quote!(#st::finish(__progress.#f)?));
+            quote!(#f: #value)
         })
         .collect()
 }

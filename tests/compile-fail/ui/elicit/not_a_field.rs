@@ -1,6 +1,8 @@
 use elicit_core::Elicit;
 use serde::Deserialize;
 
+// Deserializable, so the one error is elicit's: a nested struct is no form field.
+#[derive(Deserialize)]
 struct Coordinates {
     lat: f64,
     lon: f64,
