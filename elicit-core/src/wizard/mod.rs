@@ -159,4 +159,3 @@ pub(crate) use state::WizardState;
 #[cfg(feature = "seal")]
 pub(crate) use step::StepForm;
 pub use step::{Prepared, PreparedForm};
-
