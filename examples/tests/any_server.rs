@@ -60,7 +60,7 @@ fn a_waiting_question_keeps_the_call_alive_on_a_plain_transport() {
     ] {
         writeln!(stdin, "{message}").expect("a line to the server");
     }
-    let mut next = || -> serde_json::Value {
+    let next = || -> serde_json::Value {
         let line = read.recv_timeout(Duration::from_secs(30));
         serde_json::from_str(&line.expect("a message within 30 s")).expect("JSON")
     };
