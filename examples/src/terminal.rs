@@ -140,12 +140,16 @@ struct Filter {
 }
 
 impl Filter {
-    fn new(none: usize) -> Filter {
-        Filter {
-            none,
+    /// The list shown for `options` (each cleaned, then [`NO_MATCH`]) and its filter.
+    fn over(options: &[String]) -> (Vec<String>, Filter) {
+        let mut shown = cleaned(options);
+        let filter = Filter {
+            none: shown.len(),
             matched: std::cell::Cell::new(false),
             typed: std::cell::RefCell::new(String::new()),
-        }
+        };
+        shown.push(NO_MATCH.to_owned());
+        (shown, filter)
     }
 
     /// The score of choice `i` (`None` hides it) for `input`.
@@ -193,10 +197,8 @@ impl Prompter for Widgets {
     ) -> Answer<usize> {
         let (prompt, help) = (one_line(prompt), one_line(help));
         // The choices, then [`NO_MATCH`], shown alone when the filter matches none.
-        let mut shown = cleaned(options);
-        let none = shown.len();
-        shown.push(NO_MATCH.to_owned());
-        let filter = Filter::new(none);
+        let (shown, filter) = Filter::over(options);
+        let none = filter.none;
         let scorer = |input: &str, option: &String, text: &str, i: usize| {
             filter.score(input, option, text, i)
         };
@@ -281,10 +283,8 @@ impl Prompter for Widgets {
         let (prompt, help) = (one_line(prompt), one_line(help));
         // The choices, then [`NO_MATCH`], shown alone when the filter matches none (and
         // never taken, even ticked).
-        let mut shown = cleaned(options);
-        let none = shown.len();
-        shown.push(NO_MATCH.to_owned());
-        let filter = Filter::new(none);
+        let (shown, filter) = Filter::over(options);
+        let none = filter.none;
         let scorer = |input: &str, option: &String, text: &str, i: usize| {
             filter.score(input, option, text, i)
         };
@@ -1679,11 +1679,11 @@ mod tests {
     #[test]
     fn a_filter_that_matches_nothing_shows_the_message_alone() {
         let options = ["│ 2031-07-02".to_owned(), "✗ Decline this form".to_owned()];
-        let filter = Filter::new(options.len());
+        let (shown, filter) = Filter::over(&options);
+        assert_eq!(shown.last().map(String::as_str), Some(NO_MATCH));
         let scores = |input: &str| -> Vec<bool> {
-            options
+            shown
                 .iter()
-                .chain([&NO_MATCH.to_owned()])
                 .enumerate()
                 .map(|(i, o)| filter.score(input, o, o, i).is_some())
                 .collect()
