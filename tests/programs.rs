@@ -4,8 +4,8 @@
 // the others are allowed to be dead code there.
 //
 // A missing program sets a cfg (`no_redis`, `no_python_sdk`, `no_chromium`, `no_axe`)
-// under which its tests are `#[ignore]`d with the reason, so libtest reports them as
-// ignored. A required program never sets it: `CI` or the program's `ELICIT_REQUIRE_*`
+// under which its tests carry `ignore = "reason"`, so libtest reports them as ignored,
+// saying why. A required program never sets it: `CI` or the program's `ELICIT_REQUIRE_*`
 // set (as `.ci/run` does) makes its tests run, and fail on the missing program.
 //
 // Each lookup tells cargo what to watch: every variable it read, and the program's file
